@@ -1,0 +1,105 @@
+import { type Static, Type } from 'typebox';
+import { BOOKING_STATUSES, COMPANY_SIZES } from './enums.ts';
+
+/** API contracts of the booking service (public booking + contact, admin management). */
+
+export const MAX_GUESTS = 10;
+
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const IsoDateTime = Type.String({ format: 'date-time' });
+
+export const BookingStatusSchema = Type.Union(
+  BOOKING_STATUSES.map((s) => Type.Literal(s)),
+  { $id: 'BookingStatus' },
+);
+
+export const Guest = Type.Object(
+  {
+    name: Type.String({ maxLength: 200 }),
+    email: Email,
+  },
+  { additionalProperties: false },
+);
+export type Guest = Static<typeof Guest>;
+
+export const AvailableSlotsQuery = Type.Object({
+  date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Local date YYYY-MM-DD' }),
+});
+export type AvailableSlotsQuery = Static<typeof AvailableSlotsQuery>;
+
+export const AvailableSlotsResponse = Type.Object({ availableSlots: Type.Array(IsoDateTime) });
+export type AvailableSlotsResponse = Static<typeof AvailableSlotsResponse>;
+
+export const CreateBookingBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    email: Email,
+    phone: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Null()])),
+    company: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    timeSlot: IsoDateTime,
+    notes: Type.Optional(Type.Union([Type.String({ maxLength: 5000 }), Type.Null()])),
+    guests: Type.Optional(Type.Array(Guest, { maxItems: MAX_GUESTS })),
+  },
+  { additionalProperties: false },
+);
+export type CreateBookingBody = Static<typeof CreateBookingBody>;
+
+export const Booking = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    email: Type.String(),
+    phone: Type.Union([Type.String(), Type.Null()]),
+    company: Type.Union([Type.String(), Type.Null()]),
+    timeSlot: IsoDateTime,
+    timeZone: Type.String(),
+    status: BookingStatusSchema,
+    notes: Type.Union([Type.String(), Type.Null()]),
+    guests: Type.Array(Guest),
+    createdAt: IsoDateTime,
+  },
+  { $id: 'Booking' },
+);
+export type Booking = Static<typeof Booking>;
+
+export const BookingList = Type.Array(Booking);
+export type BookingList = Static<typeof BookingList>;
+
+export const BookingIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const UpdateBookingStatusBody = Type.Object(
+  { status: BookingStatusSchema },
+  { additionalProperties: false },
+);
+export type UpdateBookingStatusBody = Static<typeof UpdateBookingStatusBody>;
+
+export const ContactBody = Type.Object(
+  {
+    firstName: Type.String({ minLength: 1, maxLength: 100 }),
+    lastName: Type.String({ minLength: 1, maxLength: 100 }),
+    email: Email,
+    company: Type.String({ minLength: 1, maxLength: 200 }),
+    companySize: Type.Optional(
+      Type.Union([...COMPANY_SIZES.map((s) => Type.Literal(s)), Type.Literal(''), Type.Null()]),
+    ),
+    message: Type.Optional(Type.Union([Type.String({ maxLength: 5000 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type ContactBody = Static<typeof ContactBody>;
+
+export const ContactRequest = Type.Object({
+  id: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.String(),
+  company: Type.String(),
+  companySize: Type.Union([Type.String(), Type.Null()]),
+  message: Type.Union([Type.String(), Type.Null()]),
+  createdAt: IsoDateTime,
+});
+export type ContactRequest = Static<typeof ContactRequest>;
+
+export const ContactRequestList = Type.Array(ContactRequest);
+
+export const ContactAccepted = Type.Object({ success: Type.Literal(true), id: Type.String() });

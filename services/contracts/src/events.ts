@@ -1,0 +1,44 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { Booking, ContactRequest, BookingStatusSchema } from './booking.ts';
+import type { ServiceName } from './enums.ts';
+
+/**
+ * The event catalogue: every subject any service publishes, its producer and its
+ * payload schema. Subjects are `<service>.<entity>.<verb>`; payloads evolve by adding
+ * fields only. Each producing service has one JetStream stream named after it.
+ */
+
+export interface EventEnvelope<P = unknown> {
+  /** Unique event id (uuid); also the JetStream msgID used for dedupe. */
+  id: string;
+  subject: string;
+  occurredAt: string;
+  payload: P;
+  /** W3C trace context of the producing span, when there was one. */
+  traceparent?: string;
+}
+
+const def = <S extends TSchema>(producer: ServiceName, payload: S) => ({ producer, payload });
+
+export const EVENTS = {
+  'booking.booking.created': def('booking', Booking),
+  'booking.booking.status_changed': def(
+    'booking',
+    Type.Object({ booking: Booking, previousStatus: BookingStatusSchema }),
+  ),
+  'booking.contact.submitted': def('booking', ContactRequest),
+} as const;
+
+export type EventSubject = keyof typeof EVENTS;
+export type EventPayload<S extends EventSubject> = Static<(typeof EVENTS)[S]['payload']>;
+
+/** JetStream stream that holds a producer's events. */
+export function streamOf(service: ServiceName): string {
+  return service.toUpperCase();
+}
+
+export function producerOf(subject: string): ServiceName {
+  const def = (EVENTS as Record<string, { producer: ServiceName }>)[subject];
+  if (!def) throw new Error(`Unknown event subject: ${subject}`);
+  return def.producer;
+}

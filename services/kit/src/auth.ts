@@ -1,0 +1,87 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { jwtVerify, SignJWT } from 'jose';
+import type { AdminRole } from '@parley/contracts';
+import { HttpError } from './errors.ts';
+
+/**
+ * Internal assertion: the gateway resolves the admin session and forwards a short-lived
+ * HS256 JWT in this header. Services trust nothing else for identity (ARCHITECTURE §4).
+ */
+export const ASSERTION_HEADER = 'x-parley-assertion';
+const ISSUER = 'parley-gateway';
+const AUDIENCE = 'parley-services';
+
+export interface AdminPrincipal {
+  adminId: string;
+  role: AdminRole;
+  email?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireAdmin()/requireRole() after the assertion was verified. */
+    admin?: AdminPrincipal;
+  }
+}
+
+const keyCache = new Map<string, Uint8Array>();
+function keyOf(secret: string): Uint8Array {
+  let k = keyCache.get(secret);
+  if (!k) {
+    k = new TextEncoder().encode(secret);
+    keyCache.set(secret, k);
+  }
+  return k;
+}
+
+export async function signAssertion(secret: string, principal: AdminPrincipal, ttlSeconds = 60): Promise<string> {
+  return new SignJWT({ role: principal.role, ...(principal.email ? { email: principal.email } : {}) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(principal.adminId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(keyOf(secret));
+}
+
+export async function verifyAssertion(secret: string, token: string): Promise<AdminPrincipal | null> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    const role = payload.role;
+    if (typeof payload.sub !== 'string' || (role !== 'admin' && role !== 'super_admin')) return null;
+    return { adminId: payload.sub, role, ...(typeof payload.email === 'string' ? { email: payload.email } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+async function principalOf(request: FastifyRequest, secret: string): Promise<AdminPrincipal> {
+  const header = request.headers[ASSERTION_HEADER];
+  const token = Array.isArray(header) ? header[0] : header;
+  const principal = token ? await verifyAssertion(secret, token) : null;
+  if (!principal) throw new HttpError(401, 'Authentication required');
+  return principal;
+}
+
+/** preHandler: any signed-in admin. */
+export function requireAdmin(secret: string): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.admin = await principalOf(request, secret);
+  };
+}
+
+/** preHandler: a signed-in admin with `role` (super_admin satisfies admin). */
+export function requireRole(secret: string, role: AdminRole): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const principal = await principalOf(request, secret);
+    if (role === 'super_admin' && principal.role !== 'super_admin') {
+      throw new HttpError(403, 'This action requires the super_admin role');
+    }
+    request.admin = principal;
+  };
+}

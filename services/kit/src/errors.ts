@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** An error whose status and message are safe to show to the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? (status >= 500 ? 'Internal Server Error' : 'Error');
+}
+
+/**
+ * The one error handler: `{ error, message }`; 4xx explain the problem, 5xx hide their
+ * details from the caller and are logged with the request id.
+ */
+export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(status).send({ error: statusText(status), message: 'Something went wrong on our side. Please try again.' });
+  }
+  if (error instanceof HttpError) {
+    for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  }
+  const validation = (error as FastifyError).validation;
+  if (validation) {
+    const details = validation.map((v) => ({
+      path: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String((v.params as { missingProperty?: string })?.missingProperty ?? ''),
+      message: v.message ?? 'is invalid',
+    }));
+    const first = details[0];
+    const where = (error as FastifyError).validationContext ?? 'request';
+    const message = first ? `Invalid ${where}: ${first.path ? `${first.path} ` : ''}${first.message}` : error.message;
+    return reply.status(400).send({ error: 'Bad Request', message, details });
+  }
+  return reply.status(status).send({ error: statusText(status), message: error.message });
+}
+
+/** 404 for unknown routes, in the same shape. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  reply.status(404).send({ error: 'Not Found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+}

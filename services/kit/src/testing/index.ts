@@ -1,0 +1,3 @@
+export * from './nats.ts';
+export * from './ports.ts';
+export * from './postgres.ts';

