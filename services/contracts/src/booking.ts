@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, COMPANY_SIZES } from './enums.ts';
+import { literalUnion } from './schema.ts';
 
 /** API contracts of the booking service (public booking + contact, admin management). */
 
@@ -8,10 +9,7 @@ export const MAX_GUESTS = 10;
 const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 const IsoDateTime = Type.String({ format: 'date-time' });
 
-export const BookingStatusSchema = Type.Union(
-  BOOKING_STATUSES.map((s) => Type.Literal(s)),
-  { $id: 'BookingStatus' },
-);
+export const BookingStatusSchema = literalUnion(BOOKING_STATUSES);
 
 export const Guest = Type.Object(
   {
@@ -80,7 +78,7 @@ export const ContactBody = Type.Object(
     email: Email,
     company: Type.String({ minLength: 1, maxLength: 200 }),
     companySize: Type.Optional(
-      Type.Union([...COMPANY_SIZES.map((s) => Type.Literal(s)), Type.Literal(''), Type.Null()]),
+      Type.Union([literalUnion(COMPANY_SIZES), Type.Literal(''), Type.Null()]),
     ),
     message: Type.Optional(Type.Union([Type.String({ maxLength: 5000 }), Type.Null()])),
   },
@@ -100,6 +98,15 @@ export const ContactRequest = Type.Object({
 });
 export type ContactRequest = Static<typeof ContactRequest>;
 
-export const ContactRequestList = Type.Array(ContactRequest);
+export const ContactRequestsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const ContactRequestPage = Type.Object({
+  items: Type.Array(ContactRequest),
+  total: Type.Integer(),
+});
+export type ContactRequestPage = Static<typeof ContactRequestPage>;
 
 export const ContactAccepted = Type.Object({ success: Type.Literal(true), id: Type.String() });

@@ -4,3 +4,4 @@ export * from './events.ts';
 export * from './http.ts';
 export * from './phone.ts';
 export * from './schedule.ts';
+export * from './schema.ts';

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,9 @@ export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: num
     onError: () => {},
     postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
   });
-  await server.initialise();
+  const pgdata = join(dataDir, 'pgdata');
+  if (!existsSync(join(pgdata, 'PG_VERSION'))) await server.initialise();
+  removeStalePid(pgdata);
   await server.start();
   return {
     adminUrl: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
@@ -43,6 +46,18 @@ export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: num
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A crash can leave postmaster.pid behind; PostgreSQL refuses to start until it is gone. */
+function removeStalePid(pgdata: string) {
+  const pidFile = join(pgdata, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    if (pid > 0) process.kill(pid, 0);
+  } catch {
+    unlinkSync(pidFile);
+  }
 }
 
 /** URL of another database on the same server as `url`. */

@@ -1,0 +1,31 @@
+/**
+ * Browser tier: starts the whole platform (`pnpm start`) on a free port with a fresh data
+ * directory, runs the Playwright suite of web/e2e in real Chromium against it, then stops
+ * the platform with Ctrl-C semantics and checks it exited cleanly.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './lib/paths.ts';
+import { startPlatform } from './lib/platform.ts';
+
+const jsonOut = process.argv[2];
+const platform = await startPlatform();
+console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);
+let code = 1;
+try {
+  code = await new Promise<number>((resolve) => {
+    const child = spawn('pnpm', ['exec', 'playwright', 'test', ...(jsonOut ? ['--reporter=list,json'] : [])], {
+      cwd: join(repoRoot, 'web'),
+      stdio: 'inherit',
+      env: { ...process.env, PARLEY_E2E_URL: platform.url, ...(jsonOut ? { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut } : {}) },
+    });
+    child.once('exit', (c) => resolve(c ?? 1));
+  });
+} finally {
+  const exit = await platform.stop();
+  if (exit !== 0) {
+    console.error(`pnpm start exited with ${exit} on SIGINT (expected 0)`);
+    code = code || 1;
+  }
+}
+process.exit(code);

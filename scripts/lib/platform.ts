@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@parley/kit/testing';
+import { repoRoot } from './paths.ts';
+
+export interface Platform {
+  url: string;
+  /** Milliseconds from spawn to the gateway answering /health/ready. */
+  readyMs: number;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs `pnpm start` (scripts/start.ts) as a child process on a free port with its own data
+ * directory, and waits until the gateway is ready. Used by the e2e tier and benchmarks.
+ */
+export async function startPlatform(
+  opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {},
+): Promise<Platform> {
+  const port = await freePort();
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'parley-data-')));
+  const t0 = Date.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/start.ts'), ...(opts.args ?? [])], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env, PORT: String(port), PARLEY_DATA_DIR: dataDir },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
+  let ready = false;
+  while (!ready && Date.now() < deadline && child.exitCode === null) {
+    try {
+      ready = (await fetch(`${url}/health/ready`)).ok;
+    } catch {}
+    if (!ready) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`the platform did not become ready at ${url}`);
+  }
+  const readyMs = Date.now() - t0;
+  return {
+    url,
+    readyMs,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

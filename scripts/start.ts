@@ -1,0 +1,170 @@
+/**
+ * `pnpm start`: the whole platform in one command.
+ *
+ * Embedded (default): one process runs an embedded PostgreSQL (data under .data/ or
+ * PARLEY_DATA_DIR), one database per service, every service on a private loopback port,
+ * and the gateway on PORT (default 3000). The bus is in-process unless NATS_URL is set.
+ *
+ * Distributed (`--distributed`): the same services, each as its own process with its own
+ * DATABASE_URL, talking over NATS (NATS_URL, or a local nats-server started here).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildGateway } from '@parley/gateway/app';
+import { GatewayEnv } from '@parley/gateway/config';
+import {
+  createBus,
+  createLogger,
+  ensureDatabase,
+  type EventBus,
+  loadConfig,
+  type RunningService,
+  startService,
+  startTelemetry,
+} from '@parley/kit';
+import { freePort, type NatsServer, type PostgresServer, startEmbeddedPostgres, startNatsServer, withDatabase } from '@parley/kit/testing';
+import { buildWhatIsNeeded } from './lib/build.ts';
+import { repoRoot } from './lib/paths.ts';
+import { SERVICES, upstreamVar } from './lib/services.ts';
+
+const distributed = process.argv.includes('--distributed');
+const log = createLogger('parley', process.env.LOG_LEVEL ?? 'info');
+const started = Date.now();
+
+const dataDir = resolve(process.env.PARLEY_DATA_DIR ?? join(repoRoot, '.data'));
+mkdirSync(dataDir, { recursive: true });
+
+/** Secret the gateway signs internal assertions with; kept with the data so restarts agree. */
+function internalSecret(): string {
+  if (process.env.INTERNAL_AUTH_SECRET) return process.env.INTERNAL_AUTH_SECRET;
+  const file = join(dataDir, 'internal-auth-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+let shuttingDown = false;
+
+async function shutdown(code: number) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log.info('stopping Parley');
+  for (const fn of cleanups.reverse()) {
+    await fn().catch((err) => log.error({ err }, 'cleanup failed'));
+  }
+  process.exit(code);
+}
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+
+async function main() {
+  buildWhatIsNeeded((m) => log.info(m));
+  const telemetry = startTelemetry({ serviceName: 'parley', otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  cleanups.push(() => telemetry.shutdown());
+
+  // PostgreSQL: an external server when PARLEY_POSTGRES_URL is given, else embedded.
+  let adminUrl = process.env.PARLEY_POSTGRES_URL;
+  if (!adminUrl) {
+    const pg: PostgresServer = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'postgres'),
+      port: process.env.PARLEY_PG_PORT ? Number(process.env.PARLEY_PG_PORT) : undefined,
+    });
+    cleanups.push(() => pg.stop());
+    adminUrl = pg.adminUrl;
+  }
+
+  const secret = internalSecret();
+  const upstreams: Record<string, string> = {};
+  const baseEnv = { ...process.env, INTERNAL_AUTH_SECRET: secret, HOST: '127.0.0.1', PORT: '0' };
+
+  if (distributed) {
+    let natsUrl = process.env.NATS_URL;
+    if (!natsUrl) {
+      const nats: NatsServer = await startNatsServer();
+      cleanups.push(() => nats.dispose());
+      natsUrl = nats.url;
+    }
+    for (const service of SERVICES) {
+      const database = `parley_${service.name}`;
+      await ensureDatabase(adminUrl, database);
+      const port = await freePort();
+      const child = spawnService(service.name, {
+        ...baseEnv,
+        PORT: String(port),
+        DATABASE_URL: withDatabase(adminUrl, database),
+        NATS_URL: natsUrl,
+      });
+      cleanups.push(() => stopChild(child));
+      upstreams[upstreamVar(service.name)] = `http://127.0.0.1:${port}`;
+    }
+    await Promise.all(Object.values(upstreams).map((u) => waitReady(u)));
+  } else {
+    const bus: EventBus = await createBus({ natsUrl: process.env.NATS_URL, name: 'parley', logger: log });
+    cleanups.push(() => bus.close());
+    for (const service of SERVICES) {
+      const database = `parley_${service.name}`;
+      await ensureDatabase(adminUrl, database);
+      const running: RunningService = await startService(service, {
+        env: { ...baseEnv, DATABASE_URL: withDatabase(adminUrl, database) },
+        bus,
+        logger: log.child({ service: service.name }),
+      });
+      cleanups.push(() => running.stop());
+      upstreams[upstreamVar(service.name)] = running.url;
+    }
+  }
+
+  const gatewayConfig = loadConfig('gateway', GatewayEnv, { ...process.env, ...upstreams, INTERNAL_AUTH_SECRET: secret });
+  const gateway = await buildGateway(gatewayConfig);
+  cleanups.push(() => gateway.close());
+  const port = gatewayConfig.PORT ?? 3000;
+  const host = gatewayConfig.HOST ?? '0.0.0.0';
+  await gateway.listen({ port, host });
+  const url = `http://localhost:${port}`;
+  log.info(
+    { url, mode: distributed ? 'distributed' : 'embedded', services: SERVICES.map((s) => s.name), ms: Date.now() - started },
+    `Parley is ready at ${url}`,
+  );
+  // A plain line for people and scripts (bench/start waits for it).
+  console.log(`\n  Parley is running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+
+function spawnService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const entry = join(repoRoot, 'services', name, 'src/main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: 'inherit', cwd: join(repoRoot, 'services', name) });
+  child.on('exit', (code) => {
+    if (!shuttingDown) {
+      log.error({ service: name, code }, 'service process exited');
+      void shutdown(1);
+    }
+  });
+  return child;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolveStop) => {
+    if (child.exitCode !== null) return resolveStop();
+    child.once('exit', () => resolveStop());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+async function waitReady(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/health/ready`);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
+}
+
+main().catch((err) => {
+  log.fatal({ err }, 'Parley failed to start');
+  void shutdown(1);
+});

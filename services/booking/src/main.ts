@@ -1,0 +1,4 @@
+import { runServiceMain } from '@parley/kit';
+import { bookingService } from './service.ts';
+
+await runServiceMain(bookingService);

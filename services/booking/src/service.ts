@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineService } from '@parley/kit';
+import { BookingEnv, scheduleFrom } from './config.ts';
+import { createDb } from './db.ts';
+import { BookingRepository } from './repo/bookings.repository.ts';
+import { bookingRoutes } from './routes/bookings.ts';
+import { contactRoutes } from './routes/contact.ts';
+
+/** Composition root of the booking service: demo bookings and contact requests. */
+export const bookingService = defineService({
+  name: 'booking',
+  envSchema: BookingEnv,
+  migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  async register(app, deps) {
+    const schedule = scheduleFrom(deps.config);
+    const db = createDb(deps.pool);
+    deps.onShutdown(() => db.$disconnect());
+    const repo = new BookingRepository(db);
+    const publicWriteLimit = deps.config.PUBLIC_WRITE_RATE_LIMIT ?? 20;
+    await bookingRoutes(app, { repo, schedule, deps, publicWriteLimit, now: () => new Date() });
+    await contactRoutes(app, { repo, deps, publicWriteLimit });
+  },
+});

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, type RunningService, startService } from '@parley/kit';
+import { createTestDatabase } from '@parley/kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bookingService } from '../src/service.ts';
+
+let svc: RunningService;
+
+beforeAll(async () => {
+  svc = await startService(bookingService, {
+    env: {
+      DATABASE_URL: await createTestDatabase('booking_rl'),
+      INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+      PUBLIC_WRITE_RATE_LIMIT: '3',
+    },
+    logger: createLogger('booking-rl', 'silent'),
+    listen: { host: '127.0.0.1', port: 0 },
+  });
+});
+afterAll(async () => svc?.stop());
+
+it('limits public writes per client IP with 429 and Retry-After', async () => {
+  const post = (ip: string) =>
+    fetch(`${svc.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ firstName: 'A', lastName: 'B', email: 'a@b.co', company: 'C' }),
+    });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await post('203.0.113.7')).status);
+  expect(statuses).toEqual([201, 201, 201, 429]);
+  const limited = await post('203.0.113.7');
+  expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+  expect(await limited.json()).toMatchObject({ error: 'Too Many Requests' });
+  // Another client is unaffected.
+  expect((await post('203.0.113.8')).status).toBe(201);
+});

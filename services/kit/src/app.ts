@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Span } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { errorHandler, HttpError, notFoundHandler } from './errors.ts';
+import type { ServiceMetrics } from './metrics.ts';
+import { contextFromHeaders, endSpan, startServerSpan } from './telemetry.ts';
+
+export type ServiceInstance = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface BuildAppOptions {
+  name: string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Checks for /health/ready (database, bus, ...); all must pass. */
+  readiness: Record<string, () => Promise<boolean>>;
+  /** Body size limit in bytes (default 1 MiB). */
+  bodyLimit?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    otelSpan?: Span;
+  }
+}
+
+/**
+ * The Fastify app every service is built on: request ids, trace context, structured
+ * logs, Prometheus metrics, health endpoints, rate limiting (opt-in per route) and the one
+ * error handler. Services add their routes to what this returns.
+ */
+export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  // Trace context: a server span per request, parented on the caller's traceparent and
+  // active for the handler, so logs, outbox rows and downstream calls carry the trace.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const { span, ctx } = startServerSpan(`${request.method} ${route}`, contextFromHeaders(request.headers));
+    span.setAttribute('http.request.method', request.method);
+    span.setAttribute('http.route', route);
+    request.otelSpan = span;
+    context.with(ctx, done);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    opts.metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    opts.metrics.httpRequests.inc(labels);
+    if (request.otelSpan) endSpan(request.otelSpan, reply.statusCode);
+    if (reply.statusCode >= 500) request.log.warn({ url: request.url, statusCode: reply.statusCode }, 'server error');
+    done();
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(429, `Too many requests. Please try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`, {
+        'retry-after': String(Math.ceil(ctx.ttl / 1000)),
+      }),
+  });
+
+  app.get('/health/live', { logLevel: 'silent' }, async () => ({ status: 'ok', service: opts.name }));
+
+  app.get('/health/ready', { logLevel: 'silent' }, async (_request, reply) => {
+    const checks: Record<string, boolean> = {};
+    await Promise.all(
+      Object.entries(opts.readiness).map(async ([name, check]) => {
+        checks[name] = await check().catch(() => false);
+      }),
+    );
+    const ready = Object.values(checks).every(Boolean);
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks });
+  });
+
+  app.get('/metrics', { logLevel: 'silent' }, async (_request, reply) => {
+    reply.header('content-type', opts.metrics.registry.contentType);
+    return opts.metrics.registry.metrics();
+  });
+
+  return app;
+}

@@ -1,0 +1,78 @@
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of one service: HTTP, database pool, outbox backlog, consumer lag. */
+export interface ServiceMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  httpRequests: Counter<'method' | 'route' | 'status_code'>;
+}
+
+let defaultsRegistered = false;
+
+export function createServiceMetrics(
+  service: string,
+  sources: {
+    pool?: pg.Pool;
+    outboxBacklog?: () => Promise<number>;
+    consumerLag?: () => Promise<Record<string, number>>;
+  } = {},
+): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  // Process metrics once per process (the embedded mode runs every service in one).
+  if (!defaultsRegistered) {
+    collectDefaultMetrics({ register: registry });
+    defaultsRegistered = true;
+  }
+  const httpDuration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const httpRequests = new Counter({
+    name: 'http_server_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [registry],
+  });
+  const { pool, outboxBacklog, consumerLag } = sources;
+  if (pool) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+  if (outboxBacklog) {
+    new Gauge({
+      name: 'outbox_backlog_events',
+      help: 'Outbox events not yet published',
+      registers: [registry],
+      async collect() {
+        this.set(await outboxBacklog().catch(() => -1));
+      },
+    });
+  }
+  if (consumerLag) {
+    new Gauge({
+      name: 'bus_consumer_lag_messages',
+      help: 'Messages pending per durable consumer',
+      labelNames: ['consumer'] as const,
+      registers: [registry],
+      async collect() {
+        const lag = await consumerLag().catch(() => ({}) as Record<string, number>);
+        for (const [consumer, n] of Object.entries(lag)) this.set({ consumer }, n);
+      },
+    });
+  }
+  return { registry, httpDuration, httpRequests };
+}

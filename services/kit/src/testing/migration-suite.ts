@@ -1,0 +1,57 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { migrate, readMigrations } from '../db/migrate.ts';
+import { createTestDatabase } from './postgres.ts';
+import { schemaToSql } from './prisma-sql.ts';
+import { describeSchema, diffSchemas } from './schema-compare.ts';
+
+/**
+ * The migration checks every service runs (ARCHITECTURE §7): the committed migrations and
+ * `schema.prisma` describe the same schema (objects Prisma cannot express are listed in
+ * `allowedExtras`), migrations apply twice safely, and from two processes at once.
+ */
+export function migrationSuite(service: string, migrationsDir: string, allowedExtras: string[]) {
+  describe(`${service} migrations`, () => {
+    it('describe the same schema as schema.prisma', async () => {
+      const fromPrisma = await createTestDatabase(`${service}_prisma`);
+      const fromMigrations = await createTestDatabase(`${service}_migr`);
+      const sql = await schemaToSql(service, fromPrisma);
+      const client = new pg.Client({ connectionString: fromPrisma });
+      await client.connect();
+      await client.query(sql);
+      await client.end();
+      await migrate(fromMigrations, migrationsDir);
+      const diff = diffSchemas(await describeSchema(fromPrisma), await describeSchema(fromMigrations));
+      expect(diff.missingOrDifferent).toEqual([]);
+      expect(diff.extra).toEqual([...allowedExtras].sort());
+    });
+
+    it('apply once, then are a no-op, with Prisma-format records', async () => {
+      const url = await createTestDatabase(`${service}_twice`);
+      const expected = await readMigrations(migrationsDir);
+      const first = await migrate(url, migrationsDir);
+      expect(first.applied).toEqual(expected.map((m) => m.name));
+      const second = await migrate(url, migrationsDir);
+      expect(second.applied).toEqual([]);
+      expect(second.alreadyApplied).toEqual(expected.map((m) => m.name));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query(
+        'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
+      );
+      await client.end();
+      expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(
+        expected.map((m) => [m.name, m.checksum, 1]),
+      );
+      expect(rows.every((r) => r.finished_at instanceof Date)).toBe(true);
+    });
+
+    it('apply safely from two runners at once', async () => {
+      const url = await createTestDatabase(`${service}_race`);
+      const [a, b] = await Promise.all([migrate(url, migrationsDir), migrate(url, migrationsDir)]);
+      const total = await readMigrations(migrationsDir);
+      expect([...a.applied, ...b.applied].sort()).toEqual(total.map((m) => m.name).sort());
+      expect(a.applied.length === 0 || b.applied.length === 0).toBe(true);
+    });
+  });
+}
