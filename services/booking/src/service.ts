@@ -17,7 +17,7 @@ export const bookingService = defineService({
     deps.onShutdown(() => db.$disconnect());
     const repo = new BookingRepository(db);
     const publicWriteLimit = deps.config.PUBLIC_WRITE_RATE_LIMIT ?? 20;
-    await bookingRoutes(app, { repo, schedule, deps, publicWriteLimit, now: () => new Date() });
+    await bookingRoutes(app, { repo, schedule, deps, publicWriteLimit, now: deps.now });
     await contactRoutes(app, { repo, deps, publicWriteLimit });
   },
 });

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import type { AdminRole } from '@parley/contracts';
@@ -83,5 +84,28 @@ export function requireRole(secret: string, role: AdminRole): preHandlerAsyncHoo
       throw new HttpError(403, 'This action requires the super_admin role');
     }
     request.admin = principal;
+  };
+}
+
+/**
+ * Service-to-service calls that no browser may make (e.g. the gateway asking identity to
+ * resolve a session cookie) carry this header: an HMAC of the caller's name with the
+ * shared secret. Such routes are also absent from the gateway's route table.
+ */
+export const INTERNAL_TOKEN_HEADER = 'x-parley-internal-token';
+
+export function internalToken(secret: string, caller = 'gateway'): string {
+  return createHmac('sha256', secret).update(`parley-internal:${caller}`).digest('hex');
+}
+
+/** preHandler: only callers holding the internal token. */
+export function requireInternal(secret: string, caller = 'gateway'): preHandlerAsyncHookHandler {
+  const expected = Buffer.from(internalToken(secret, caller));
+  return async (request: FastifyRequest) => {
+    const header = request.headers[INTERNAL_TOKEN_HEADER];
+    const got = Buffer.from(typeof header === 'string' ? header : '');
+    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
+      throw new HttpError(401, 'Internal authentication required');
+    }
   };
 }

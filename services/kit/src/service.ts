@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Static, TObject } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
-import { requireAdmin, requireRole } from './auth.ts';
+import { requireAdmin, requireInternal, requireRole } from './auth.ts';
 import { createBus, type EventBus, OutboxRelay, type Subscription } from './bus/index.ts';
 import { loadConfig, type ServiceEnv } from './config.ts';
 import { createPool, pingDatabase } from './db/pool.ts';
@@ -20,7 +20,14 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   pool: pg.Pool;
   bus: EventBus;
   logger: Logger;
-  auth: { admin: preHandlerAsyncHookHandler; superAdmin: preHandlerAsyncHookHandler };
+  auth: {
+    admin: preHandlerAsyncHookHandler;
+    superAdmin: preHandlerAsyncHookHandler;
+    /** Service-to-service only (see INTERNAL_TOKEN_HEADER). */
+    internal: preHandlerAsyncHookHandler;
+  };
+  /** The service's clock; tests inject one to move time (idle expiry, windows). */
+  now: () => Date;
   /** Registers a consumer; it is stopped on shutdown. */
   consume: EventBus['subscribe'];
   /** Registers work to do on shutdown (after the server stopped accepting). */
@@ -42,6 +49,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Apply pending migrations before starting (default true; Kubernetes uses a Job instead). */
   migrate?: boolean;
+  /** Clock for the service's rules (default: the system clock). */
+  now?: () => Date;
   /** Listen address; default from HOST/PORT env (PORT 0 = any free port). */
   listen?: { host: string; port: number };
 }
@@ -95,7 +104,8 @@ export async function startService<S extends TObject>(
     pool,
     bus,
     logger,
-    auth: { admin: requireAdmin(secret), superAdmin: requireRole(secret, 'super_admin') },
+    now: opts.now ?? (() => new Date()),
+    auth: { admin: requireAdmin(secret), superAdmin: requireRole(secret, 'super_admin'), internal: requireInternal(secret) },
     consume: async (spec) => {
       const sub = await bus.subscribe(spec);
       subscriptions.push(sub);

@@ -1,0 +1,31 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+/** One bounded autocannon run, summarised. */
+export async function load(opts: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ duration: 10, connections: 50, ...opts });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, n] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (n as { count: number }).count;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+  };
+}
+
+export function table(rows: Array<Record<string, string | number>>): void {
+  console.table(rows);
+}
