@@ -13,7 +13,11 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['services/*/test/**/*.int.test.ts', 'gateway/test/**/*.int.test.ts', 'scripts/test/**/*.int.test.ts'],
+          include: [
+            'services/*/test/**/*.int.test.ts',
+            'gateway/test/**/*.int.test.ts',
+            'scripts/test/**/*.int.test.ts',
+          ],
           exclude: ['**/node_modules/**'],
           globalSetup: ['services/kit/src/testing/global-setup.ts'],
           testTimeout: 60_000,

@@ -14,11 +14,19 @@ console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {
-    const child = spawn('pnpm', ['exec', 'playwright', 'test', ...(jsonOut ? ['--reporter=list,json'] : [])], {
-      cwd: join(repoRoot, 'web'),
-      stdio: 'inherit',
-      env: { ...process.env, PARLEY_E2E_URL: platform.url, ...(jsonOut ? { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut } : {}) },
-    });
+    const child = spawn(
+      'pnpm',
+      ['exec', 'playwright', 'test', ...(jsonOut ? ['--reporter=list,json'] : [])],
+      {
+        cwd: join(repoRoot, 'web'),
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          PARLEY_E2E_URL: platform.url,
+          ...(jsonOut ? { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut } : {}),
+        },
+      },
+    );
     child.once('exit', (c) => resolve(c ?? 1));
   });
 } finally {

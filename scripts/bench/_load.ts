@@ -14,7 +14,8 @@ export interface LoadResult {
 export async function load(opts: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({ duration: 10, connections: 50, ...opts });
   const statusCodes: Record<string, number> = {};
-  for (const [code, n] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (n as { count: number }).count;
+  for (const [code, n] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = (n as { count: number }).count;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

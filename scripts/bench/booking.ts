@@ -25,7 +25,9 @@ const base = platform.url;
 async function slotsFrom(days: number): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < days; i++) {
-    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(Date.now() + i * 86_400_000));
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
+      new Date(Date.now() + i * 86_400_000),
+    );
     const r = await fetch(`${base}/api/bookings/available?date=${date}`);
     out.push(...((await r.json()) as { availableSlots: string[] }).availableSlots);
   }
@@ -65,7 +67,10 @@ try {
       {
         setupRequest: (req) => {
           const slot = slots[next++ % slots.length];
-          return { ...req, body: JSON.stringify({ name: 'Bench Visitor', email: `v${next}@bench.test`, timeSlot: slot }) };
+          return {
+            ...req,
+            body: JSON.stringify({ name: 'Bench Visitor', email: `v${next}@bench.test`, timeSlot: slot }),
+          };
         },
       },
     ],
@@ -84,7 +89,9 @@ try {
     { measure: 'distinct slots: non-2xx', value: rate.non2xx },
   ]);
   const ok = count(201) === 1 && fivexx === 0;
-  console.log(`contention ${ok ? 'OK' : 'FAILED'}: created=${count(201)} (must be 1), 5xx=${fivexx} (must be 0)`);
+  console.log(
+    `contention ${ok ? 'OK' : 'FAILED'}: created=${count(201)} (must be 1), 5xx=${fivexx} (must be 0)`,
+  );
   console.log(
     `throughput ${rate.rps >= 500 && rate.p99 < 100 ? 'meets' : 'misses'} the target (≥ 500/s, p99 < 100 ms): ${Math.round(rate.rps)}/s, p99 ${rate.p99} ms`,
   );

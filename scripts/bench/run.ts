@@ -13,8 +13,12 @@ if (!name || !existsSync(join(dir, `${name}.ts`))) {
   console.error(`usage: pnpm bench <${available.join('|')}>`);
   process.exit(2);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', join(dir, `${name}.ts`), ...process.argv.slice(3)], {
-  stdio: 'inherit',
-  cwd: repoRoot,
-});
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', join(dir, `${name}.ts`), ...process.argv.slice(3)],
+  {
+    stdio: 'inherit',
+    cwd: repoRoot,
+  },
+);
 process.exit(r.status ?? 1);

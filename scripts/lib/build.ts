@@ -28,7 +28,9 @@ export function buildWhatIsNeeded(log: (msg: string) => void): void {
     const generated = join(repoRoot, 'services', service, 'src/generated/prisma/client.ts');
     if (newestMtime(generated) < newestMtime(schema)) {
       log(`generating the Prisma client of ${service}`);
-      run('pnpm', ['--filter', `@parley/${service}`, 'run', 'generate'], { PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true' });
+      run('pnpm', ['--filter', `@parley/${service}`, 'run', 'generate'], {
+        PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true',
+      });
     }
   }
   const dist = join(repoRoot, 'web/dist/index.html');

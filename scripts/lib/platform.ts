@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@parley/kit/testing';
@@ -7,6 +7,7 @@ import { repoRoot } from './paths.ts';
 
 export interface Platform {
   url: string;
+  dataDir: string;
   /** Milliseconds from spawn to the gateway answering /health/ready. */
   readyMs: number;
   stop(): Promise<number | null>;
@@ -22,12 +23,18 @@ export async function startPlatform(
   const port = await freePort();
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'parley-data-')));
+  // mkdtemp makes it 0700; run as root, PostgreSQL (user postgres) must enter it.
+  await chmod(dataDir, 0o755);
   const t0 = Date.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/start.ts'), ...(opts.args ?? [])], {
-    cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env, PORT: String(port), PARLEY_DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'scripts/start.ts'), ...(opts.args ?? [])],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env, PORT: String(port), PARLEY_DATA_DIR: dataDir },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
@@ -45,6 +52,7 @@ export async function startPlatform(
   const readyMs = Date.now() - t0;
   return {
     url,
+    dataDir,
     readyMs,
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');

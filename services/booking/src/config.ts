@@ -31,9 +31,15 @@ export function scheduleFrom(config: BookingConfig): ScheduleConfig {
   return {
     ...DEFAULT_SCHEDULE,
     timeZone,
-    weekdays: config.BOOKING_WEEKDAYS ? config.BOOKING_WEEKDAYS.split(',').map(Number) : DEFAULT_SCHEDULE.weekdays,
-    firstSlotMinute: config.BOOKING_FIRST_SLOT ? minutes(config.BOOKING_FIRST_SLOT) : DEFAULT_SCHEDULE.firstSlotMinute,
-    lastSlotMinute: config.BOOKING_LAST_SLOT ? minutes(config.BOOKING_LAST_SLOT) : DEFAULT_SCHEDULE.lastSlotMinute,
+    weekdays: config.BOOKING_WEEKDAYS
+      ? config.BOOKING_WEEKDAYS.split(',').map(Number)
+      : DEFAULT_SCHEDULE.weekdays,
+    firstSlotMinute: config.BOOKING_FIRST_SLOT
+      ? minutes(config.BOOKING_FIRST_SLOT)
+      : DEFAULT_SCHEDULE.firstSlotMinute,
+    lastSlotMinute: config.BOOKING_LAST_SLOT
+      ? minutes(config.BOOKING_LAST_SLOT)
+      : DEFAULT_SCHEDULE.lastSlotMinute,
     slotMinutes: config.BOOKING_SLOT_MINUTES ?? DEFAULT_SCHEDULE.slotMinutes,
     windowDays: config.BOOKING_WINDOW_DAYS ?? DEFAULT_SCHEDULE.windowDays,
   };

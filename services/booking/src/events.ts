@@ -3,5 +3,9 @@
  * publishes booking.booking.created, booking.booking.status_changed and
  * booking.contact.submitted through the outbox; consumes nothing yet.
  */
-export const PUBLISHES = ['booking.booking.created', 'booking.booking.status_changed', 'booking.contact.submitted'] as const;
+export const PUBLISHES = [
+  'booking.booking.created',
+  'booking.booking.status_changed',
+  'booking.contact.submitted',
+] as const;
 export const CONSUMES = [] as const;

@@ -19,7 +19,13 @@ const reason = (fn: () => unknown) => {
 describe('parseNewBooking', () => {
   it('normalises a valid request', () => {
     const b = parseNewBooking(
-      { ...base, phone: '555.123.4567', company: '  ', notes: ' hi ', guests: [{ name: ' Bob ', email: 'BOB@x.io' }] },
+      {
+        ...base,
+        phone: '555.123.4567',
+        company: '  ',
+        notes: ' hi ',
+        guests: [{ name: ' Bob ', email: 'BOB@x.io' }],
+      },
       now,
       DEFAULT_SCHEDULE,
     );
@@ -31,7 +37,9 @@ describe('parseNewBooking', () => {
   });
 
   it('rejects a phone without exactly 10 digits', () => {
-    expect(reason(() => parseNewBooking({ ...base, phone: '555-1234' }, now, DEFAULT_SCHEDULE))).toMatch(/^400 Phone/);
+    expect(reason(() => parseNewBooking({ ...base, phone: '555-1234' }, now, DEFAULT_SCHEDULE))).toMatch(
+      /^400 Phone/,
+    );
   });
 
   it('accepts an empty phone', () => {
@@ -39,18 +47,18 @@ describe('parseNewBooking', () => {
   });
 
   it('rejects past, unoffered and weekend slots', () => {
-    expect(reason(() => parseNewBooking({ ...base, timeSlot: '2026-05-29T13:00:00Z' }, now, DEFAULT_SCHEDULE))).toMatch(
-      /^400 .*past/,
-    );
-    expect(reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-10T13:10:00Z' }, now, DEFAULT_SCHEDULE))).toMatch(
-      /^400 .*not offered/,
-    );
-    expect(reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-13T13:00:00Z' }, now, DEFAULT_SCHEDULE))).toMatch(
-      /^400 .*not offered/,
-    );
-    expect(reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-30T13:00:00Z' }, now, DEFAULT_SCHEDULE))).toMatch(
-      /^400 .*not offered/,
-    );
+    expect(
+      reason(() => parseNewBooking({ ...base, timeSlot: '2026-05-29T13:00:00Z' }, now, DEFAULT_SCHEDULE)),
+    ).toMatch(/^400 .*past/);
+    expect(
+      reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-10T13:10:00Z' }, now, DEFAULT_SCHEDULE)),
+    ).toMatch(/^400 .*not offered/);
+    expect(
+      reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-13T13:00:00Z' }, now, DEFAULT_SCHEDULE)),
+    ).toMatch(/^400 .*not offered/);
+    expect(
+      reason(() => parseNewBooking({ ...base, timeSlot: '2026-06-30T13:00:00Z' }, now, DEFAULT_SCHEDULE)),
+    ).toMatch(/^400 .*not offered/);
   });
 
   it('rejects duplicate guests and blank names', () => {
@@ -58,7 +66,11 @@ describe('parseNewBooking', () => {
       { name: 'A', email: 'a@x.io' },
       { name: 'B', email: 'A@x.io' },
     ];
-    expect(reason(() => parseNewBooking({ ...base, guests }, now, DEFAULT_SCHEDULE))).toMatch(/^400 Each guest/);
-    expect(reason(() => parseNewBooking({ ...base, name: '   ' }, now, DEFAULT_SCHEDULE))).toMatch(/^400 Name/);
+    expect(reason(() => parseNewBooking({ ...base, guests }, now, DEFAULT_SCHEDULE))).toMatch(
+      /^400 Each guest/,
+    );
+    expect(reason(() => parseNewBooking({ ...base, name: '   ' }, now, DEFAULT_SCHEDULE))).toMatch(
+      /^400 Name/,
+    );
   });
 });

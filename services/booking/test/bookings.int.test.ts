@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '@parley/contracts';
-import { createBus, createLogger, type EventBus, type RunningService, signAssertion, startService } from '@parley/kit';
+import {
+  createBus,
+  createLogger,
+  type EventBus,
+  type RunningService,
+  signAssertion,
+  startService,
+} from '@parley/kit';
 import { createTestDatabase } from '@parley/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingService } from '../src/service.ts';
@@ -21,7 +28,9 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-const adminHeaders = async () => ({ 'x-parley-assertion': await signAssertion(secret, { adminId: 'a1', role: 'admin' }) });
+const adminHeaders = async () => ({
+  'x-parley-assertion': await signAssertion(secret, { adminId: 'a1', role: 'admin' }),
+});
 
 /** The first date of the window that offers at least `n` slots, with its slots. */
 async function firstOpenDate(n = 1): Promise<{ date: string; slots: string[] }> {
@@ -97,10 +106,22 @@ describe('POST /api/bookings', () => {
       guests: [{ name: 'Charles', email: 'charles@example.com' }],
     });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ status: 'confirmed', timeZone: 'America/New_York', phone: '(555) 123-4567' });
+    expect(r.body).toMatchObject({
+      status: 'confirmed',
+      timeZone: 'America/New_York',
+      phone: '(555) 123-4567',
+    });
     const after = await call('GET', `/api/bookings/available?date=${date}`);
     expect(after.body.availableSlots).not.toContain(slot);
-    await expect.poll(() => received.find((e) => e.subject === 'booking.booking.created' && (e.payload as { id: string }).id === r.body.id), { timeout: 10_000 }).toBeTruthy();
+    await expect
+      .poll(
+        () =>
+          received.find(
+            (e) => e.subject === 'booking.booking.created' && (e.payload as { id: string }).id === r.body.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBeTruthy();
   });
 
   it('rejects bad input with 400 and stores nothing', async () => {
@@ -111,7 +132,12 @@ describe('POST /api/bookings', () => {
       { name: 'X', email: 'a@b.co' },
       { name: 'X', email: 'a@b.co', timeSlot: slots[0], phone: '12345' },
       { name: 'X', email: 'a@b.co', timeSlot: slots[0], guests: [{ name: 'G', email: 'nope' }] },
-      { name: 'X', email: 'a@b.co', timeSlot: slots[0], guests: Array.from({ length: 11 }, (_, i) => ({ name: 'G', email: `g${i}@x.io` })) },
+      {
+        name: 'X',
+        email: 'a@b.co',
+        timeSlot: slots[0],
+        guests: Array.from({ length: 11 }, (_, i) => ({ name: 'G', email: `g${i}@x.io` })),
+      },
       { name: 'X', email: 'a@b.co', timeSlot: '2020-01-06T14:00:00.000Z' },
     ];
     for (const body of cases) {
@@ -119,7 +145,10 @@ describe('POST /api/bookings', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.message).toBeTruthy();
     }
-    const after = await call('GET', `/api/bookings/available?date=${new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(slots[0]!))}`);
+    const after = await call(
+      'GET',
+      `/api/bookings/available?date=${new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(slots[0]!))}`,
+    );
     expect(after.body.availableSlots).toContain(slots[0]);
   });
 
@@ -141,9 +170,16 @@ describe('POST /api/bookings', () => {
 describe('admin booking management', () => {
   it('refuses without a valid assertion', async () => {
     expect((await call('GET', '/api/bookings')).status).toBe(401);
-    expect((await call('GET', '/api/bookings', undefined, { 'x-parley-assertion': 'forged.token.value' })).status).toBe(401);
-    const wrongKey = await signAssertion(randomBytes(32).toString('hex'), { adminId: 'x', role: 'super_admin' });
-    expect((await call('GET', '/api/bookings', undefined, { 'x-parley-assertion': wrongKey })).status).toBe(401);
+    expect(
+      (await call('GET', '/api/bookings', undefined, { 'x-parley-assertion': 'forged.token.value' })).status,
+    ).toBe(401);
+    const wrongKey = await signAssertion(randomBytes(32).toString('hex'), {
+      adminId: 'x',
+      role: 'super_admin',
+    });
+    expect((await call('GET', '/api/bookings', undefined, { 'x-parley-assertion': wrongKey })).status).toBe(
+      401,
+    );
   });
 
   it('lists bookings and changes a status, publishing the change', async () => {
@@ -154,19 +190,30 @@ describe('admin booking management', () => {
     const id = list.body[0].id;
     const bad = await call('PATCH', `/api/bookings/${id}/status`, { status: 'lost' }, headers);
     expect(bad.status).toBe(400);
-    const missing = await call('PATCH', '/api/bookings/00000000-0000-4000-8000-000000000000/status', { status: 'completed' }, headers);
+    const missing = await call(
+      'PATCH',
+      '/api/bookings/00000000-0000-4000-8000-000000000000/status',
+      { status: 'completed' },
+      headers,
+    );
     expect(missing.status).toBe(404);
     const ok = await call('PATCH', `/api/bookings/${id}/status`, { status: 'qualified_lead' }, headers);
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe('qualified_lead');
-    await expect.poll(() => received.some((e) => e.subject === 'booking.booking.status_changed'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => received.some((e) => e.subject === 'booking.booking.status_changed'), { timeout: 10_000 })
+      .toBe(true);
   });
 
   it('frees a slot when its booking is cancelled', async () => {
     const headers = await adminHeaders();
     const { date, slots } = await firstOpenDate(3);
     const slot = slots[2]!;
-    const created = await call('POST', '/api/bookings', { name: 'C', email: 'c@example.com', timeSlot: slot });
+    const created = await call('POST', '/api/bookings', {
+      name: 'C',
+      email: 'c@example.com',
+      timeSlot: slot,
+    });
     expect(created.status).toBe(201);
     await call('PATCH', `/api/bookings/${created.body.id}/status`, { status: 'cancelled' }, headers);
     const after = await call('GET', `/api/bookings/available?date=${date}`);
@@ -189,14 +236,25 @@ describe('POST /api/contact', () => {
     const list = await call('GET', '/api/contact-requests', undefined, await adminHeaders());
     expect(list.status).toBe(200);
     expect(list.body.items[0]).toMatchObject({ email: 'grace@example.com', companySize: '201-1000' });
-    await expect.poll(() => received.some((e) => e.subject === 'booking.contact.submitted'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => received.some((e) => e.subject === 'booking.contact.submitted'), { timeout: 10_000 })
+      .toBe(true);
   });
 
   it('rejects missing required fields and unknown company sizes', async () => {
-    expect((await call('POST', '/api/contact', { firstName: 'A', email: 'a@b.co', company: 'C' })).status).toBe(400);
     expect(
-      (await call('POST', '/api/contact', { firstName: 'A', lastName: 'B', email: 'a@b.co', company: 'C', companySize: '5000' }))
-        .status,
+      (await call('POST', '/api/contact', { firstName: 'A', email: 'a@b.co', company: 'C' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/api/contact', {
+          firstName: 'A',
+          lastName: 'B',
+          email: 'a@b.co',
+          company: 'C',
+          companySize: '5000',
+        })
+      ).status,
     ).toBe(400);
   });
 });

@@ -77,9 +77,7 @@ export const ContactBody = Type.Object(
     lastName: Type.String({ minLength: 1, maxLength: 100 }),
     email: Email,
     company: Type.String({ minLength: 1, maxLength: 200 }),
-    companySize: Type.Optional(
-      Type.Union([literalUnion(COMPANY_SIZES), Type.Literal(''), Type.Null()]),
-    ),
+    companySize: Type.Optional(Type.Union([literalUnion(COMPANY_SIZES), Type.Literal(''), Type.Null()])),
     message: Type.Optional(Type.Union([Type.String({ maxLength: 5000 }), Type.Null()])),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { Booking, ContactRequest, BookingStatusSchema } from './booking.ts';
+import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
 import type { ServiceName } from './enums.ts';
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, isValidUsPhone, normalizePhone, PHONE_DISPLAY_MAX_LENGTH, phoneDigits } from '../src/phone.ts';
+import {
+  formatPhone,
+  isValidUsPhone,
+  normalizePhone,
+  PHONE_DISPLAY_MAX_LENGTH,
+  phoneDigits,
+} from '../src/phone.ts';
 
 describe('phone helpers', () => {
   it('keeps at most 10 digits', () => {

@@ -42,7 +42,13 @@ describe('slotsOfDate', () => {
   });
 
   it('handles a schedule whose slots cross the DST hour itself', () => {
-    const cfg = { ...DEFAULT_SCHEDULE, weekdays: [0], firstSlotMinute: 0, lastSlotMinute: 4 * 60, slotMinutes: 60 };
+    const cfg = {
+      ...DEFAULT_SCHEDULE,
+      weekdays: [0],
+      firstSlotMinute: 0,
+      lastSlotMinute: 4 * 60,
+      slotMinutes: 60,
+    };
     // Spring forward at 02:00 local on 2027-03-14: 00:00 EST, 01:00 EST, then EDT.
     const slots = slotsOfDate('2027-03-14', cfg).map(iso);
     expect(slots[0]).toBe('2027-03-14T05:00:00.000Z');

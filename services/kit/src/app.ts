@@ -3,7 +3,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Span } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { errorHandler, HttpError, notFoundHandler } from './errors.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -25,7 +30,17 @@ export interface BuildAppOptions {
   readiness: Record<string, () => Promise<boolean>>;
   /** Body size limit in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Fastify `trustProxy` (default true: services sit behind the gateway). */
+  trustProxy?: boolean | number | string;
+  /** Label of a request's route in spans and metrics (default: the Fastify route). */
+  routeLabel?: (request: FastifyRequest) => string;
+  /** Rewrites a raw URL before routing (the gateway maps table paths to upstreams). */
+  rewriteUrl?: (req: RawRequest) => string;
+  /** Replaces the JSON 404 (the gateway serves the web app for unknown pages). */
+  notFoundHandler?: (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown;
 }
+
+type RawRequest = import('node:http').IncomingMessage;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,10 +56,13 @@ declare module 'fastify' {
 export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceInstance> {
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request logs would dominate the output; metrics and spans cover requests, errors are logged.
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    // Fastify accepts a hop count at runtime; its types omit it.
+    trustProxy: (opts.trustProxy ?? true) as boolean,
+    ...(opts.rewriteUrl ? { rewriteUrl: opts.rewriteUrl } : {}),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -52,13 +70,14 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(opts.notFoundHandler ?? notFoundHandler);
 
   // Trace context: a server span per request, parented on the caller's traceparent and
   // active for the handler, so logs, outbox rows and downstream calls carry the trace.
+  const routeOf = opts.routeLabel ?? ((request: FastifyRequest) => request.routeOptions.url ?? 'unmatched');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request);
     const { span, ctx } = startServerSpan(`${request.method} ${route}`, contextFromHeaders(request.headers));
     span.setAttribute('http.request.method', request.method);
     span.setAttribute('http.route', route);
@@ -67,12 +86,13 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request);
     const labels = { method: request.method, route, status_code: String(reply.statusCode) };
     opts.metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
     opts.metrics.httpRequests.inc(labels);
     if (request.otelSpan) endSpan(request.otelSpan, reply.statusCode);
-    if (reply.statusCode >= 500) request.log.warn({ url: request.url, statusCode: reply.statusCode }, 'server error');
+    if (reply.statusCode >= 500)
+      request.log.warn({ url: request.url, statusCode: reply.statusCode }, 'server error');
     done();
   });
 
@@ -94,7 +114,9 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
       }),
     );
     const ready = Object.values(checks).every(Boolean);
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks });
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks });
   });
 
   app.get('/metrics', { logLevel: 'silent' }, async (_request, reply) => {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AdminRole } from '@parley/contracts';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
-import type { AdminRole } from '@parley/contracts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -35,7 +35,11 @@ function keyOf(secret: string): Uint8Array {
   return k;
 }
 
-export async function signAssertion(secret: string, principal: AdminPrincipal, ttlSeconds = 60): Promise<string> {
+export async function signAssertion(
+  secret: string,
+  principal: AdminPrincipal,
+  ttlSeconds = 60,
+): Promise<string> {
   return new SignJWT({ role: principal.role, ...(principal.email ? { email: principal.email } : {}) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(principal.adminId)
@@ -55,7 +59,11 @@ export async function verifyAssertion(secret: string, token: string): Promise<Ad
     });
     const role = payload.role;
     if (typeof payload.sub !== 'string' || (role !== 'admin' && role !== 'super_admin')) return null;
-    return { adminId: payload.sub, role, ...(typeof payload.email === 'string' ? { email: payload.email } : {}) };
+    return {
+      adminId: payload.sub,
+      role,
+      ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+    };
   } catch {
     return null;
   }

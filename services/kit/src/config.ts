@@ -19,7 +19,9 @@ export class ConfigError extends Error {
 
 /** Variables every service understands. */
 export const CommonEnv = {
-  NODE_ENV: Type.Optional(Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')])),
+  NODE_ENV: Type.Optional(
+    Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')]),
+  ),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),

@@ -42,10 +42,13 @@ export function statusText(status: number): string {
  * details from the caller and are logged with the request id.
  */
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.status(status).send({ error: statusText(status), message: 'Something went wrong on our side. Please try again.' });
+    return reply
+      .status(status)
+      .send({ error: statusText(status), message: 'Something went wrong on our side. Please try again.' });
   }
   if (error instanceof HttpError) {
     for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
@@ -53,12 +56,16 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
   const validation = (error as FastifyError).validation;
   if (validation) {
     const details = validation.map((v) => ({
-      path: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String((v.params as { missingProperty?: string })?.missingProperty ?? ''),
+      path:
+        (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
+        String((v.params as { missingProperty?: string })?.missingProperty ?? ''),
       message: v.message ?? 'is invalid',
     }));
     const first = details[0];
     const where = (error as FastifyError).validationContext ?? 'request';
-    const message = first ? `Invalid ${where}: ${first.path ? `${first.path} ` : ''}${first.message}` : error.message;
+    const message = first
+      ? `Invalid ${where}: ${first.path ? `${first.path} ` : ''}${first.message}`
+      : error.message;
     return reply.status(400).send({ error: 'Bad Request', message, details });
   }
   return reply.status(status).send({ error: statusText(status), message: error.message });
@@ -66,5 +73,7 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
 
 /** 404 for unknown routes, in the same shape. */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  reply.status(404).send({ error: 'Not Found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  reply
+    .status(404)
+    .send({ error: 'Not Found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
 }

@@ -8,7 +8,12 @@ export function loggerOptions(service: string, level = process.env.LOG_LEVEL ?? 
     base: { service },
     mixin: () => activeTraceIds(),
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-parley-assertion"]', '*.password'],
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["x-parley-assertion"]',
+        '*.password',
+      ],
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of one service: HTTP, database pool, outbox backlog, consumer lag. */
 export interface ServiceMetrics {

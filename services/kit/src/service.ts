@@ -7,8 +7,8 @@ import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
 import { createBus, type EventBus, OutboxRelay, type Subscription } from './bus/index.ts';
 import { loadConfig, type ServiceEnv } from './config.ts';
-import { createPool, pingDatabase } from './db/pool.ts';
 import { migrate } from './db/migrate.ts';
+import { createPool, pingDatabase } from './db/pool.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 
@@ -105,7 +105,11 @@ export async function startService<S extends TObject>(
     bus,
     logger,
     now: opts.now ?? (() => new Date()),
-    auth: { admin: requireAdmin(secret), superAdmin: requireRole(secret, 'super_admin'), internal: requireInternal(secret) },
+    auth: {
+      admin: requireAdmin(secret),
+      superAdmin: requireRole(secret, 'super_admin'),
+      internal: requireInternal(secret),
+    },
     consume: async (spec) => {
       const sub = await bus.subscribe(spec);
       subscriptions.push(sub);
@@ -134,7 +138,8 @@ export async function startService<S extends TObject>(
         // outbox, and close pools.
         await app.close();
         await Promise.allSettled(subscriptions.map((s) => s.stop()));
-        for (const task of shutdownTasks) await task().catch((err) => logger.error({ err }, 'shutdown task failed'));
+        for (const task of shutdownTasks)
+          await task().catch((err) => logger.error({ err }, 'shutdown task failed'));
         await relay.stop();
         if (ownBus) await bus.close();
         await pool.end();
@@ -149,13 +154,19 @@ export async function startService<S extends TObject>(
  * Process entry of a service (`src/main.ts`): `migrate` applies migrations and exits;
  * otherwise the service runs until SIGTERM/SIGINT and shuts down gracefully.
  */
-export async function runServiceMain<S extends TObject>(module: ServiceModule<S>, argv = process.argv.slice(2)) {
+export async function runServiceMain<S extends TObject>(
+  module: ServiceModule<S>,
+  argv = process.argv.slice(2),
+) {
   const logger = createLogger(module.name, process.env.LOG_LEVEL);
   try {
     if (argv[0] === 'migrate') {
       const config = loadConfig(module.name, module.envSchema, process.env) as Static<S> & BaseConfig;
       const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
-      logger.info({ applied: result.applied.length, alreadyApplied: result.alreadyApplied.length }, 'migrations done');
+      logger.info(
+        { applied: result.applied.length, alreadyApplied: result.alreadyApplied.length },
+        'migrations done',
+      );
       return;
     }
     const running = await startService(module, { logger });

@@ -1,6 +1,6 @@
 import {
-  context,
   type Context,
+  context,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -33,7 +33,9 @@ export function startTelemetry(opts: TelemetryOptions): { shutdown(): Promise<vo
   if (sdk) return { shutdown: async () => {} };
   const exporter =
     opts.exporter ??
-    (opts.otlpEndpoint ? new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` }) : null);
+    (opts.otlpEndpoint
+      ? new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })
+      : null);
   if (!exporter) return { shutdown: async () => {} };
   const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   sdk = new NodeSDK({

@@ -31,7 +31,9 @@ beforeAll(async () => {
   });
   app.get('/admin', { preHandler: requireAdmin(secret) }, async (req) => req.admin);
   app.get('/super', { preHandler: requireRole(secret, 'super_admin') }, async () => ({ ok: true }));
-  app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({ ok: true }));
+  app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({
+    ok: true,
+  }));
   await app.ready();
 });
 afterAll(() => app.close());
@@ -56,14 +58,21 @@ describe('service app', () => {
   });
 
   it('passes 4xx messages through, and 404s unknown routes as JSON', async () => {
-    expect((await app.inject({ method: 'GET', url: '/taken' })).json()).toEqual({ error: 'Conflict', message: 'Already taken' });
+    expect((await app.inject({ method: 'GET', url: '/taken' })).json()).toEqual({
+      error: 'Conflict',
+      message: 'Already taken',
+    });
     const nf = await app.inject({ method: 'GET', url: '/nope' });
     expect(nf.statusCode).toBe(404);
     expect(nf.json().error).toBe('Not Found');
   });
 
   it('returns and propagates request ids', async () => {
-    const r = await app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'req-123' } });
+    const r = await app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'req-123' },
+    });
     expect(r.headers['x-request-id']).toBe('req-123');
     const generated = await app.inject({ method: 'GET', url: '/health/live' });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -82,7 +91,9 @@ describe('service app', () => {
     await app.inject({ method: 'GET', url: '/taken' });
     const r = await app.inject({ method: 'GET', url: '/metrics' });
     expect(r.headers['content-type']).toMatch(/text\/plain/);
-    expect(r.body).toMatch(/http_server_request_duration_seconds_bucket\{.*route="\/taken".*status_code="409"/);
+    expect(r.body).toMatch(
+      /http_server_request_duration_seconds_bucket\{.*route="\/taken".*status_code="409"/,
+    );
   });
 
   it('enforces assertions and roles', async () => {
@@ -90,9 +101,14 @@ describe('service app', () => {
     const admin = await signAssertion(secret, { adminId: 'a', role: 'admin' });
     const ok = await app.inject({ method: 'GET', url: '/admin', headers: { 'x-parley-assertion': admin } });
     expect(ok.json()).toEqual({ adminId: 'a', role: 'admin' });
-    expect((await app.inject({ method: 'GET', url: '/super', headers: { 'x-parley-assertion': admin } })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'GET', url: '/super', headers: { 'x-parley-assertion': admin } }))
+        .statusCode,
+    ).toBe(403);
     const sup = await signAssertion(secret, { adminId: 's', role: 'super_admin' });
-    expect((await app.inject({ method: 'GET', url: '/super', headers: { 'x-parley-assertion': sup } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/super', headers: { 'x-parley-assertion': sup } })).statusCode,
+    ).toBe(200);
   });
 
   it('rate-limits opted-in routes with 429 and Retry-After', async () => {

@@ -6,7 +6,11 @@ const secret = 's'.repeat(40);
 describe('internal assertions', () => {
   it('round-trips a principal', async () => {
     const token = await signAssertion(secret, { adminId: 'a1', role: 'super_admin', email: 'a@x.io' });
-    expect(await verifyAssertion(secret, token)).toEqual({ adminId: 'a1', role: 'super_admin', email: 'a@x.io' });
+    expect(await verifyAssertion(secret, token)).toEqual({
+      adminId: 'a1',
+      role: 'super_admin',
+      email: 'a@x.io',
+    });
   });
 
   it('rejects another key, a tampered token and an expired one', async () => {

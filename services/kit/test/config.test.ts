@@ -19,7 +19,11 @@ describe('loadConfig', () => {
   it('names every bad or missing key at once, hiding secret values', () => {
     let err: unknown;
     try {
-      loadConfig('svc', schema, { PORT: 'eighty', DATABASE_URL: 'mysql://x', INTERNAL_AUTH_SECRET: 'short-secret' });
+      loadConfig('svc', schema, {
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        INTERNAL_AUTH_SECRET: 'short-secret',
+      });
     } catch (e) {
       err = e;
     }
@@ -33,8 +37,8 @@ describe('loadConfig', () => {
   });
 
   it('treats empty strings as unset', () => {
-    expect(() => loadConfig('svc', schema, { DATABASE_URL: '', INTERNAL_AUTH_SECRET: 'x'.repeat(32) })).toThrow(
-      /DATABASE_URL is required/,
-    );
+    expect(() =>
+      loadConfig('svc', schema, { DATABASE_URL: '', INTERNAL_AUTH_SECRET: 'x'.repeat(32) }),
+    ).toThrow(/DATABASE_URL is required/);
   });
 });

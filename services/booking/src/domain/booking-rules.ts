@@ -35,7 +35,10 @@ export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: Sc
   if (!isOfferedSlot(timeSlot, now, schedule)) {
     throw badRequest('This time slot is not offered. Please select one of the available times.');
   }
-  const guests = (body.guests ?? []).map((g) => ({ name: g.name.trim(), email: g.email.trim().toLowerCase() }));
+  const guests = (body.guests ?? []).map((g) => ({
+    name: g.name.trim(),
+    email: g.email.trim().toLowerCase(),
+  }));
   const emails = new Set(guests.map((g) => g.email));
   if (emails.size !== guests.length) throw badRequest('Each guest must have a different email address.');
   return {

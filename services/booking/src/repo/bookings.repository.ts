@@ -1,7 +1,7 @@
 import type { Booking, BookingStatus, ContactBody, ContactRequest } from '@parley/contracts';
 import { enqueueEvent } from '@parley/kit';
-import type { NewBooking } from '../domain/booking-rules.ts';
 import type { BookingDb } from '../db.ts';
+import type { NewBooking } from '../domain/booking-rules.ts';
 import type { Booking as BookingRow, ContactRequest as ContactRow } from '../generated/prisma/client.ts';
 import { CompanySize as CompanySizeEnum } from '../generated/prisma/enums.ts';
 
@@ -125,7 +125,10 @@ export class BookingRepository {
     });
   }
 
-  async listContactRequests(limit: number, offset: number): Promise<{ items: ContactRequest[]; total: number }> {
+  async listContactRequests(
+    limit: number,
+    offset: number,
+  ): Promise<{ items: ContactRequest[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.db.contactRequest.findMany({ orderBy: { createdAt: 'desc' }, take: limit, skip: offset }),
       this.db.contactRequest.count(),

@@ -13,7 +13,7 @@ import {
   slotsOfDate,
   UpdateBookingStatusBody,
 } from '@parley/contracts';
-import { type ServiceDeps, type ServiceInstance, badRequest, conflict, notFound } from '@parley/kit';
+import { badRequest, conflict, notFound, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import { parseNewBooking } from '../domain/booking-rules.ts';
 import { type BookingRepository, SlotTakenError } from '../repo/bookings.repository.ts';
 

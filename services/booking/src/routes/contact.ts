@@ -1,4 +1,10 @@
-import { ContactAccepted, ContactBody, ContactRequestPage, ContactRequestsQuery, ErrorBody } from '@parley/contracts';
+import {
+  ContactAccepted,
+  ContactBody,
+  ContactRequestPage,
+  ContactRequestsQuery,
+  ErrorBody,
+} from '@parley/contracts';
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
 import type { BookingRepository } from '../repo/bookings.repository.ts';
 
@@ -22,7 +28,10 @@ export async function contactRoutes(
 
   app.get(
     '/api/contact-requests',
-    { preHandler: deps.auth.admin, schema: { querystring: ContactRequestsQuery, response: { 200: ContactRequestPage } } },
+    {
+      preHandler: deps.auth.admin,
+      schema: { querystring: ContactRequestsQuery, response: { 200: ContactRequestPage } },
+    },
     async (request) => repo.listContactRequests(request.query.limit ?? 100, request.query.offset ?? 0),
   );
 }

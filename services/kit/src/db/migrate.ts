@@ -71,17 +71,23 @@ export async function migrate(
       finished_at: Date | null;
       rolled_back_at: Date | null;
     }>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
-    const done = new Map(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r]));
+    const done = new Map(
+      rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r]),
+    );
     const failed = rows.filter((r) => !r.finished_at && !r.rolled_back_at).map((r) => r.migration_name);
     if (failed.length) {
-      throw new MigrationError(`Migration(s) started but never finished: ${failed.join(', ')}. Fix the database, then mark them rolled back.`);
+      throw new MigrationError(
+        `Migration(s) started but never finished: ${failed.join(', ')}. Fix the database, then mark them rolled back.`,
+      );
     }
     const result: MigrationResult = { applied: [], alreadyApplied: [] };
     for (const m of migrations) {
       const prior = done.get(m.name);
       if (prior) {
         if (prior.checksum !== m.checksum) {
-          throw new MigrationError(`Migration ${m.name} was modified after it was applied (checksum mismatch)`);
+          throw new MigrationError(
+            `Migration ${m.name} was modified after it was applied (checksum mismatch)`,
+          );
         }
         result.alreadyApplied.push(m.name);
         continue;

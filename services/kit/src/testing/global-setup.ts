@@ -1,4 +1,4 @@
-import { natsServerBinary, type NatsServer, startNatsServer } from './nats.ts';
+import { type NatsServer, natsServerBinary, startNatsServer } from './nats.ts';
 import { type PostgresServer, startEmbeddedPostgres } from './postgres.ts';
 
 /**

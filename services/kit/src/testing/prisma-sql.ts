@@ -43,7 +43,17 @@ export default defineConfig({
     );
     const r = spawnSync(
       process.execPath,
-      [prisma6Cli, 'migrate', 'diff', '--config', 'prisma.config.mjs', '--from-empty', '--to-schema-datamodel', 'schema.prisma', '--script'],
+      [
+        prisma6Cli,
+        'migrate',
+        'diff',
+        '--config',
+        'prisma.config.mjs',
+        '--from-empty',
+        '--to-schema-datamodel',
+        'schema.prisma',
+        '--script',
+      ],
       {
         cwd: dir,
         encoding: 'utf8',
@@ -57,7 +67,8 @@ export default defineConfig({
         },
       },
     );
-    if (r.status !== 0) throw new Error(`prisma migrate diff failed for ${service}:\n${r.stderr}\n${r.stdout}`);
+    if (r.status !== 0)
+      throw new Error(`prisma migrate diff failed for ${service}:\n${r.stderr}\n${r.stdout}`);
     return r.stdout;
   } finally {
     await rm(dir, { recursive: true, force: true });

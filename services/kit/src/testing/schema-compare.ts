@@ -16,14 +16,21 @@ export async function describeSchema(url: string): Promise<SchemaDescription> {
       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
       WHERE n.nspname = 'public' GROUP BY t.typname`);
     for (const r of enums.rows) out.set(`enum ${r.name}`, r.labels);
-    const cols = await client.query<{ t: string; c: string; type: string; nullable: string; def: string | null }>(`
+    const cols = await client.query<{
+      t: string;
+      c: string;
+      type: string;
+      nullable: string;
+      def: string | null;
+    }>(`
       SELECT table_name AS t, column_name AS c,
              CASE WHEN data_type = 'USER-DEFINED' THEN udt_name ELSE data_type END
                || COALESCE('(' || datetime_precision || ')', '') AS type,
              is_nullable AS nullable, column_default AS def
       FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`);
-    for (const r of cols.rows) out.set(`column ${r.t}.${r.c}`, `${r.type} null=${r.nullable} default=${r.def ?? ''}`);
+    for (const r of cols.rows)
+      out.set(`column ${r.t}.${r.c}`, `${r.type} null=${r.nullable} default=${r.def ?? ''}`);
     const cons = await client.query<{ t: string; name: string; def: string }>(`
       SELECT rel.relname AS t, con.conname AS name, pg_get_constraintdef(con.oid) AS def
       FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid JOIN pg_namespace n ON n.oid = rel.relnamespace

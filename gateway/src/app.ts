@@ -1,0 +1,239 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
+import proxy from '@fastify/http-proxy';
+import fastifyStatic from '@fastify/static';
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import type { ServiceName } from '@parley/contracts';
+import {
+  ASSERTION_HEADER,
+  buildServiceApp,
+  createLogger,
+  createServiceMetrics,
+  currentTraceparent,
+  INTERNAL_TOKEN_HEADER,
+  type ServiceInstance,
+  signAssertion,
+} from '@parley/kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import type { Logger } from 'pino';
+import { type AuthResolver, noSessions } from './auth.ts';
+import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
+import { WindowLimiter } from './rate-limit.ts';
+import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
+import { applySecurityHeaders, contentSecurityPolicy } from './security.ts';
+
+export interface GatewayOptions {
+  logger?: Logger;
+  /** Session resolution (identity); default: nobody is signed in. */
+  auth?: AuthResolver;
+}
+
+/** Internal URL prefixes the route table rewrites to (never reachable from outside). */
+const UPSTREAM_PREFIX = '/__up/';
+const ABSENT_PREFIX = '/__absent/';
+
+/** What rewriteUrl matched, kept on the raw request for the hooks. */
+const kEntry = Symbol('parley.routeEntry');
+type TaggedRequest = IncomingMessage & { [kEntry]?: RouteEntry };
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * The gateway: the route table (routes.ts) decides which service owns a path and who may
+ * call it; one keep-alive proxy per upstream forwards it with the request id, trace
+ * context, X-Forwarded-* and, for admins, a signed assertion; every other path serves
+ * the web app.
+ */
+export async function buildGateway(
+  config: GatewayConfig,
+  opts: GatewayOptions = {},
+): Promise<ServiceInstance> {
+  const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const auth = opts.auth ?? noSessions;
+  const upstreams = upstreamsOf(config);
+  const https = config.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
+  const csp = contentSecurityPolicy();
+  const limiter = new WindowLimiter();
+
+  const table = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  for (const entry of ROUTES) {
+    for (const method of methodsOf(entry)) table.on(method, entry.path, () => {}, entry);
+  }
+
+  const rewriteUrl = (req: TaggedRequest): string => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/__')) return '/__blocked';
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const q = url.indexOf('?');
+    const found = table.find(method as 'GET', q === -1 ? url : url.slice(0, q));
+    const entry = found?.store as RouteEntry | undefined;
+    if (!entry) return url;
+    req[kEntry] = entry;
+    return upstreams[entry.service]
+      ? `${UPSTREAM_PREFIX}${entry.service}${url}`
+      : `${ABSENT_PREFIX}${entry.service}`;
+  };
+
+  // The web app: hashed assets cached forever, index.html revalidated on every visit.
+  const webDist = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+  const hasWeb = existsSync(`${webDist}/index.html`);
+  async function notFound(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || path === '/api' || path.startsWith('/__')) {
+      return reply
+        .code(404)
+        .send({ error: 'Not Found', message: `Route ${request.method} ${path} not found` });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply
+        .code(405)
+        .header('allow', 'GET, HEAD')
+        .send({ error: 'Method Not Allowed', message: 'Method not allowed' });
+    }
+    if (!hasWeb) {
+      return reply.code(503).type('text/plain').send('The web app is not built. Run `pnpm build`.');
+    }
+    // Client-side routes (and unknown pages, which the app renders as its 404 page).
+    reply.header('cache-control', 'no-cache');
+    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  }
+
+  const metrics = createServiceMetrics('gateway');
+  const app = await buildServiceApp({
+    name: 'gateway',
+    logger,
+    metrics,
+    readiness: {},
+    // Uploads (blog images) pass through; the owning service enforces its own limit.
+    bodyLimit: 25 * 1024 * 1024,
+    trustProxy: trustProxyOf(config.TRUST_PROXY),
+    rewriteUrl,
+    notFoundHandler: notFound,
+    routeLabel: (request) =>
+      (request.raw as TaggedRequest)[kEntry]?.path ?? request.routeOptions.url ?? 'unmatched',
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    applySecurityHeaders(reply, { https, csp });
+    return payload;
+  });
+
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { 2: 4 } },
+  });
+
+  // Access control of the route table, before anything is forwarded.
+  async function enforceAccess(request: FastifyRequest, reply: FastifyReply) {
+    const entry = (request.raw as TaggedRequest)[kEntry];
+    if (!entry) return reply.code(404).send({ error: 'Not Found', message: 'Not found' });
+    // Never trust identity headers from outside.
+    delete request.headers[ASSERTION_HEADER];
+    delete request.headers[INTERNAL_TOKEN_HEADER];
+    if (entry.rateLimit) {
+      const wait = limiter.hit(`${entry.path}|${request.ip}`, entry.rateLimit);
+      if (wait) {
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({
+            error: 'Too Many Requests',
+            message: `Too many requests. Please try again in ${wait} seconds.`,
+          });
+      }
+    }
+    if (entry.access !== 'admin' && entry.access !== 'super_admin') return;
+    const session = await auth.resolve(request);
+    if (!session)
+      return reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in to continue.' });
+    if (entry.access === 'super_admin' && session.role !== 'super_admin') {
+      return reply
+        .code(403)
+        .send({ error: 'Forbidden', message: 'This action requires the super_admin role' });
+    }
+    if (session.mustChangePassword && !entry.allowPendingPasswordChange) {
+      return reply
+        .code(403)
+        .send({ error: 'Forbidden', message: 'Please change your password to continue.' });
+    }
+    request.headers[ASSERTION_HEADER] = await signAssertion(config.INTERNAL_AUTH_SECRET, {
+      adminId: session.adminId,
+      role: session.role,
+      ...(session.email ? { email: session.email } : {}),
+    });
+  }
+
+  const connections = config.UPSTREAM_CONNECTIONS ?? 128;
+  for (const [service, base] of Object.entries(upstreams) as Array<[ServiceName, string]>) {
+    await app.register(proxy, {
+      upstream: base,
+      prefix: `${UPSTREAM_PREFIX}${service}`,
+      rewritePrefix: '',
+      preHandler: enforceAccess,
+      // One keep-alive pool per upstream (undici).
+      undici: {
+        connections,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+        headersTimeout: 60_000,
+        bodyTimeout: 120_000,
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => {
+          const out: Record<string, string | string[] | undefined> = { ...headers };
+          out['x-request-id'] = request.id;
+          // The client IP as the gateway judged it (TRUST_PROXY): services trust this hop only.
+          out['x-forwarded-for'] = request.ip;
+          out['x-forwarded-proto'] = request.protocol;
+          out['x-forwarded-host'] = request.host;
+          const span = request.otelSpan;
+          const tp = span ? currentTraceparent(trace.setSpan(ROOT_CONTEXT, span)) : undefined;
+          if (tp) out.traceparent = tp;
+          return out as typeof headers;
+        },
+        onError: (reply, { error }) => {
+          logger.warn({ err: error, service }, 'upstream unavailable');
+          void reply.code(502).send({
+            error: 'Bad Gateway',
+            message: `The ${service} service is not responding. Please try again shortly.`,
+          });
+        },
+      },
+    });
+  }
+
+  app.all(`${ABSENT_PREFIX}:service`, async (request, reply) => {
+    const { service } = request.params as { service: string };
+    return reply.code(503).send({
+      error: 'Service Unavailable',
+      message: `The ${service} service is not available in this deployment.`,
+    });
+  });
+
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      preCompressed: false,
+      setHeaders(reply, path) {
+        reply.header(
+          'cache-control',
+          path.includes('/assets/')
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=0, must-revalidate',
+        );
+      },
+    });
+  } else {
+    logger.warn({ webDist }, 'web bundle not found; the site answers 503 until `pnpm build` runs');
+  }
+
+  return app;
+}

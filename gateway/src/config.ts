@@ -1,0 +1,58 @@
+import { SERVICE_NAMES, type ServiceName } from '@parley/contracts';
+import { CommonEnv } from '@parley/kit';
+import { type Static, Type } from 'typebox';
+
+const upstream = (service: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: `Base URL of the ${service} service; unset = not deployed (503)`,
+    }),
+  );
+
+/** The gateway's environment, validated once at boot (kit's loadConfig names every bad key). */
+export const GatewayEnv = Type.Object({
+  ...CommonEnv,
+  IDENTITY_URL: upstream('identity'),
+  BOOKING_URL: upstream('booking'),
+  BLOG_URL: upstream('blog'),
+  VOICE_URL: upstream('voice'),
+  EMAIL_URL: upstream('email'),
+  SETTINGS_URL: upstream('settings'),
+  /** Built web bundle (index.html + assets/); default web/dist of this repository. */
+  WEB_DIST_DIR: Type.Optional(Type.String()),
+  /** Fastify trustProxy for the gateway: hops or CIDRs of the load balancer in front; default none. */
+  TRUST_PROXY: Type.Optional(Type.String()),
+  /** Keep-alive connections per upstream (default 128). */
+  UPSTREAM_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+  /** Public origin (https://parley.example); enables HSTS when https. */
+  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://' })),
+});
+
+export type GatewayConfig = Static<typeof GatewayEnv>;
+
+const UPSTREAM_KEYS = {
+  identity: 'IDENTITY_URL',
+  booking: 'BOOKING_URL',
+  blog: 'BLOG_URL',
+  voice: 'VOICE_URL',
+  email: 'EMAIL_URL',
+  settings: 'SETTINGS_URL',
+} as const satisfies Record<ServiceName, keyof GatewayConfig>;
+
+/** The configured upstream of each deployed service. */
+export function upstreamsOf(config: GatewayConfig): Partial<Record<ServiceName, string>> {
+  const out: Partial<Record<ServiceName, string>> = {};
+  for (const service of SERVICE_NAMES) {
+    const url = config[UPSTREAM_KEYS[service]];
+    if (url) out[service] = url.replace(/\/+$/, '');
+  }
+  return out;
+}
+
+/** Parses TRUST_PROXY ("2" → hop count, "true"/"false", else CIDR list). */
+export function trustProxyOf(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

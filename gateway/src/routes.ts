@@ -1,0 +1,152 @@
+import type { ServiceName } from '@parley/contracts';
+
+/**
+ * THE gateway route table (ARCHITECTURE §3): every path the gateway forwards, the service
+ * that owns it and who may call it. Reading this file tells anyone where a request goes.
+ *
+ * - `path` is a find-my-way pattern (the same router Fastify and the services use), so a
+ *   static segment always beats a parameter: `GET /api/blog/all` (admin) wins over
+ *   `GET /api/blog/:slug` (public), and `POST /api/admin/settings/test-email` (email) is a
+ *   different path from `POST /api/admin/settings` (settings).
+ * - `HEAD` is answered by the `GET` entry of the same path.
+ * - Unknown `/api/*` paths answer 404 JSON; every other path serves the web app.
+ *
+ * Access:
+ * - `public`: anyone; the gateway forwards without identity.
+ * - `admin`: a signed-in admin (any role); the gateway forwards a signed assertion.
+ * - `super_admin`: a signed-in admin with the super_admin role.
+ * - `signed-webhook`: an outside provider's callback; the owning service verifies the
+ *   provider's signature, the gateway forwards it untouched (no session).
+ *
+ * Paths the spec does not name are chosen REST-style and marked "(chosen)".
+ */
+
+export type Access = 'public' | 'admin' | 'super_admin' | 'signed-webhook';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A per-client-IP budget enforced by the gateway (fixed window). */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RouteEntry {
+  method: HttpMethod | readonly HttpMethod[];
+  path: string;
+  service: ServiceName;
+  access: Access;
+  rateLimit?: RateLimit;
+  /**
+   * An admin whose password must be changed may still call this route (me, logout,
+   * change-password); every other admin route answers 403 until the password is changed.
+   */
+  allowPendingPasswordChange?: boolean;
+}
+
+/** Public routes that cost real money or work (speech synthesis, phone calls). */
+const VOICE_PUBLIC_LIMIT: RateLimit = { max: 20, windowSeconds: 60 };
+const DEMO_CALL_LIMIT: RateLimit = { max: 5, windowSeconds: 60 };
+
+const r = (
+  method: RouteEntry['method'],
+  path: string,
+  service: ServiceName,
+  access: Access,
+  extra: Pick<RouteEntry, 'rateLimit' | 'allowPendingPasswordChange'> = {},
+): RouteEntry => ({ method, path, service, access, ...extra });
+
+export const ROUTES: readonly RouteEntry[] = [
+  // ── identity: admins and sessions ───────────────────────────────────────────────
+  r('POST', '/api/admin/login', 'identity', 'public'),
+  r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  r('GET', '/api/admin/me', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  r('POST', '/api/admin/change-password', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  r('POST', '/api/admin/invitations/lookup', 'identity', 'public'),
+  r('POST', '/api/admin/invitations/accept', 'identity', 'public'),
+  r(['GET', 'POST'], '/api/admin/users', 'identity', 'super_admin'),
+  r(['PATCH', 'DELETE'], '/api/admin/users/:id', 'identity', 'super_admin'),
+
+  // ── booking: slots, bookings, contact requests ────────────────────────────────
+  r('GET', '/api/bookings/available', 'booking', 'public'),
+  r('POST', '/api/bookings', 'booking', 'public'),
+  r('GET', '/api/bookings', 'booking', 'admin'),
+  r('PATCH', '/api/bookings/:id/status', 'booking', 'admin'),
+  r('POST', '/api/contact', 'booking', 'public'),
+  r('GET', '/api/contact-requests', 'booking', 'admin'),
+
+  // ── blog: posts, images, AI writing, feeds ────────────────────────────────────
+  r('GET', '/api/blog', 'blog', 'public'),
+  r('GET', '/api/blog/all', 'blog', 'admin'),
+  r('GET', '/api/blog/:slug', 'blog', 'public'),
+  r('GET', '/api/blog/images/:file', 'blog', 'public'),
+  r('POST', '/api/blog', 'blog', 'admin'),
+  r(['GET', 'PATCH', 'DELETE'], '/api/admin/blog/:id', 'blog', 'admin'), // GET: (chosen) editor load
+  r('POST', '/api/admin/generate-blog', 'blog', 'admin'),
+  r('POST', '/api/admin/upload-image', 'blog', 'admin'),
+  r('POST', '/api/admin/generate-image', 'blog', 'admin'),
+  r('GET', '/rss.xml', 'blog', 'public'),
+  r('GET', '/sitemap.xml', 'blog', 'public'),
+
+  // ── voice: speech, calls, conversations ───────────────────────────────────────
+  r('POST', '/api/voice/text-to-speech', 'voice', 'public', { rateLimit: VOICE_PUBLIC_LIMIT }),
+  r('POST', '/api/voice/demo-call', 'voice', 'public', { rateLimit: DEMO_CALL_LIMIT }),
+  r('GET', '/api/voice/voices', 'voice', 'admin'), // (chosen) voices for test-synthesis
+  r('POST', '/api/voice/test-synthesis', 'voice', 'admin'),
+  r('POST', '/api/voice/call', 'voice', 'admin'),
+  r('GET', '/api/voice/conversations', 'voice', 'admin'),
+  r('POST', '/api/voice/twilio/status', 'voice', 'signed-webhook'),
+
+  // ── email: contacts, address books, campaigns, newsletters, tracking ──────────
+  r('GET', '/api/admin/email/contacts', 'email', 'admin'),
+  r('DELETE', '/api/admin/email/contacts/:id', 'email', 'admin'),
+  r('POST', '/api/admin/contacts/:id/resubscribe', 'email', 'admin'),
+  r('POST', '/api/admin/contacts/import-csv', 'email', 'admin'),
+  r(['GET', 'POST'], '/api/admin/address-books', 'email', 'admin'),
+  r(['PUT', 'DELETE'], '/api/admin/address-books/:id', 'email', 'admin'),
+  r('GET', '/api/admin/address-books/:id/contacts', 'email', 'admin'), // (chosen)
+  r(['GET', 'POST'], '/api/admin/email/campaigns', 'email', 'admin'),
+  r(['PATCH', 'DELETE'], '/api/admin/email/campaigns/:id', 'email', 'admin'),
+  r('POST', '/api/admin/email/campaigns/:id/send', 'email', 'admin'),
+  r('POST', '/api/admin/email/campaigns/:id/resend', 'email', 'admin'),
+  r('GET', '/api/admin/email/campaigns/:id/engagement-report', 'email', 'admin'),
+  r('GET', '/api/admin/email/analytics', 'email', 'admin'),
+  r('GET', '/api/admin/email/advanced-analytics', 'email', 'admin'),
+  r('GET', '/api/admin/email/campaign-comparison', 'email', 'admin'),
+  r('GET', '/api/admin/email/deliverability', 'email', 'admin'),
+  r('GET', '/api/admin/email/dns-check', 'email', 'admin'),
+  r('POST', '/api/admin/email/send-test', 'email', 'admin'),
+  r('POST', '/api/admin/email/test-tracking', 'email', 'admin'),
+  r('POST', '/api/admin/email/generate-campaign', 'email', 'admin'),
+  r('POST', '/api/admin/email/optimize-content', 'email', 'admin'),
+  r('POST', '/api/admin/email/import-csv', 'email', 'admin'),
+  r('POST', '/api/admin/email/import-manual', 'email', 'admin'),
+  r('GET', '/api/admin/email/outbox', 'email', 'admin'), // (chosen) local transport's stored mail
+  r('GET', '/api/admin/email/outbox/:id', 'email', 'admin'), // (chosen)
+  r(['GET', 'POST'], '/api/admin/newsletters', 'email', 'admin'),
+  r('GET', '/api/admin/newsletters/analytics', 'email', 'admin'), // (chosen) overall newsletter analytics
+  r('DELETE', '/api/admin/newsletters/:id', 'email', 'admin'),
+  r('POST', '/api/admin/newsletters/convert-blog/:id', 'email', 'admin'),
+  r('POST', '/api/admin/newsletters/:id/send', 'email', 'admin'),
+  r('POST', '/api/admin/newsletters/:id/schedule', 'email', 'admin'),
+  r('POST', '/api/admin/newsletters/:id/resend', 'email', 'admin'),
+  r('GET', '/api/admin/newsletters/:id/analytics', 'email', 'admin'),
+  r('GET', '/api/admin/newsletters/:id/engagement-report', 'email', 'admin'),
+  r('POST', '/api/admin/campaigns/fix-html', 'email', 'admin'),
+  r('POST', '/api/admin/settings/test-email', 'email', 'admin'),
+  r('GET', '/api/track/open/:trackingId', 'email', 'public'), // (chosen) open pixel
+  r('GET', '/api/track/click/:trackingId', 'email', 'public'), // (chosen) click redirect
+  // (chosen) GET shows the page, POST is RFC 8058 one-click (List-Unsubscribe-Post)
+  r(['GET', 'POST'], '/api/unsubscribe/:token', 'email', 'public'),
+
+  // ── settings: settings, brand, diagnostics, feature discovery ─────────────────
+  r(['GET', 'POST'], '/api/admin/settings', 'settings', 'admin'),
+  r('POST', '/api/admin/brand/crawl', 'settings', 'admin'),
+  r('GET', '/api/admin/brand/settings', 'settings', 'admin'),
+  r('POST', '/api/admin/diagnostics/:testId', 'settings', 'admin'),
+  r('GET', '/api/admin/feature-recommendations', 'settings', 'admin'),
+  r('GET', '/api/admin/feature-insights', 'settings', 'admin'),
+];
+
+/** The methods of an entry as an array. */
+export const methodsOf = (entry: RouteEntry): readonly HttpMethod[] =>
+  typeof entry.method === 'string' ? [entry.method] : entry.method;

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, type ServiceInstance, verifyAssertion } from '@parley/kit';
+import { freePort } from '@parley/kit/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+import type { AdminSession, AuthResolver } from '../src/auth.ts';
+
+/**
+ * The gateway in front of a real HTTP upstream that reports what it received (standing
+ * in for the booking service), plus a built web bundle in a temp dir.
+ */
+const secret = randomBytes(32).toString('hex');
+const logger = createLogger('gateway-test', 'silent');
+let upstream: FastifyInstance;
+let gateway: ServiceInstance;
+let base: string;
+let webDir: string;
+
+/** Sessions by cookie value, as identity would resolve them. */
+const sessions: Record<string, AdminSession> = {
+  'admin-cookie': { adminId: 'a-1', role: 'admin', mustChangePassword: false },
+  'super-cookie': { adminId: 's-1', role: 'super_admin', mustChangePassword: false },
+  'pending-cookie': { adminId: 'p-1', role: 'admin', mustChangePassword: true },
+};
+const auth: AuthResolver = {
+  async resolve(request) {
+    const m = /(?:^|;\s*)sid=([^;]+)/.exec(request.headers.cookie ?? '');
+    return (m?.[1] && sessions[m[1]]) || null;
+  },
+};
+
+beforeAll(async () => {
+  upstream = Fastify();
+  upstream.all('/*', async (req) => ({
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    body: req.body ?? null,
+  }));
+  upstream.get('/api/bookings/available', async () => ({ availableSlots: [], big: 'x'.repeat(4000) }));
+  await upstream.listen({ host: '127.0.0.1', port: 0 });
+  const addr = upstream.server.address();
+  const upstreamUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  webDir = mkdtempSync(join(tmpdir(), 'parley-web-'));
+  mkdirSync(join(webDir, 'assets'));
+  writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Parley</title><div id="root"></div>');
+  writeFileSync(join(webDir, 'assets', 'index-abc123.js'), 'console.log("app")');
+
+  gateway = await buildGateway(
+    {
+      INTERNAL_AUTH_SECRET: secret,
+      BOOKING_URL: upstreamUrl,
+      VOICE_URL: upstreamUrl,
+      // Identity is "deployed" at a port nobody listens on: requests to it fail with 502.
+      IDENTITY_URL: `http://127.0.0.1:${await freePort()}`,
+      WEB_DIST_DIR: webDir,
+    },
+    { logger, auth },
+  );
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const gaddr = gateway.server.address();
+  base = `http://127.0.0.1:${typeof gaddr === 'object' && gaddr ? gaddr.port : 0}`;
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+async function get(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+describe('gateway', () => {
+  it('forwards a public route with its path, query, request id, trace context and client address', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const r = await get('/api/contact?x=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-123', traceparent },
+      body: JSON.stringify({ hello: 'world' }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.url).toBe('/api/contact?x=1');
+    expect(r.json.method).toBe('POST');
+    expect(r.json.body).toEqual({ hello: 'world' });
+    expect(r.json.headers['x-request-id']).toBe('req-123');
+    expect(r.json.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(r.json.headers['x-forwarded-proto']).toBe('http');
+    expect(r.json.headers.traceparent).toBe(traceparent);
+    expect(r.headers.get('x-request-id')).toBe('req-123');
+  });
+
+  it('never passes identity headers sent by a client', async () => {
+    const r = await get('/api/contact', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-parley-assertion': 'forged',
+        'x-parley-internal-token': 'forged',
+      },
+      body: '{}',
+    });
+    expect(r.json.headers['x-parley-assertion']).toBeUndefined();
+    expect(r.json.headers['x-parley-internal-token']).toBeUndefined();
+  });
+
+  it('answers 401 on admin routes without a session and forwards a signed assertion with one', async () => {
+    expect((await get('/api/bookings')).status).toBe(401);
+    expect((await get('/api/bookings', { headers: { cookie: 'sid=unknown' } })).json).toEqual({
+      error: 'Unauthorized',
+      message: 'Please sign in to continue.',
+    });
+    const r = await get('/api/bookings', {
+      headers: { cookie: 'sid=admin-cookie', 'x-parley-assertion': 'forged' },
+    });
+    expect(r.status).toBe(200);
+    const principal = await verifyAssertion(secret, r.json.headers['x-parley-assertion']);
+    expect(principal).toMatchObject({ adminId: 'a-1', role: 'admin' });
+  });
+
+  it('answers 403 for the wrong role and for a pending password change', async () => {
+    // /api/admin/users is super_admin only (identity; its upstream is down, so a pass would be 502).
+    const denied = await get('/api/admin/users', { headers: { cookie: 'sid=admin-cookie' } });
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('This action requires the super_admin role');
+    const pending = await get('/api/bookings', { headers: { cookie: 'sid=pending-cookie' } });
+    expect(pending.status).toBe(403);
+  });
+
+  it('answers 502 JSON when a deployed service does not respond', async () => {
+    const r = await get('/api/admin/users', { headers: { cookie: 'sid=super-cookie' } });
+    expect(r.status).toBe(502);
+    expect(r.json.message).toContain('identity');
+  });
+
+  it('answers 503 JSON naming a service that is not deployed', async () => {
+    const r = await get('/api/blog');
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({
+      error: 'Service Unavailable',
+      message: 'The blog service is not available in this deployment.',
+    });
+  });
+
+  it('answers 404 JSON for unknown API paths and methods, and hides internal prefixes', async () => {
+    for (const path of ['/api/nope', '/api/bookings/x/y/z', '/__up/booking/api/bookings']) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+      expect(r.json.error, path).toBe('Not Found');
+    }
+    expect((await get('/api/bookings', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('serves the web app for every other path, with the CSP and revalidation', async () => {
+    for (const path of ['/', '/book-demo', '/blog/some-post', '/no/such/page']) {
+      const r = await get(path);
+      expect(r.status, path).toBe(200);
+      expect(r.text).toContain('<div id="root">');
+      expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(r.headers.get('cache-control')).toMatch(/no-cache|max-age=0/);
+    }
+  });
+
+  it('caches hashed assets forever', async () => {
+    const r = await get('/assets/index-abc123.js');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sets security headers on every response', async () => {
+    for (const path of ['/', '/api/nope', '/api/bookings/available']) {
+      const r = await get(path);
+      expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(r.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(r.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('compresses large responses for clients that accept it', async () => {
+    const res = await fetch(`${base}/api/bookings/available?date=2026-01-01`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(((await res.json()) as { big: string }).big).toHaveLength(4000);
+  });
+
+  it('rate-limits the costly public routes per client with 429 and Retry-After', async () => {
+    // demo-call allows 5 per minute per client.
+    const responses: Array<Awaited<ReturnType<typeof get>>> = [];
+    for (let i = 0; i < 7; i++) responses.push(await get('/api/voice/demo-call', { method: 'POST' }));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const limited = responses[6];
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited?.json.error).toBe('Too Many Requests');
+    // Other routes are unaffected.
+    expect(
+      (
+        await get('/api/contact', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
+  });
+});

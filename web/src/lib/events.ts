@@ -1,0 +1,10 @@
+/**
+ * Window events the spec names as public entry points (§2): any script on the page can
+ * open the booking modal with `window.dispatchEvent(new Event('openCalendar'))`.
+ */
+export const OPEN_CALENDAR_EVENT = 'openCalendar';
+export const OPEN_TRY_AGENT_EVENT = 'openTryAgent';
+
+export function openBookingModal(): void {
+  window.dispatchEvent(new Event(OPEN_CALENDAR_EVENT));
+}
