@@ -77,7 +77,9 @@ test('a visitor books a demo and the booked time is no longer offered', async ({
   await phone.pressSequentially('89');
   await expect(phone).toHaveValue('(555) 123-4567');
   await dialog.getByRole('textbox', { name: 'Company', exact: true }).fill('Analytical Engines Ltd');
-  await dialog.getByRole('textbox', { name: 'Notes', exact: true }).fill('Interested in after-hours call handling.');
+  await dialog
+    .getByRole('textbox', { name: 'Notes', exact: true })
+    .fill('Interested in after-hours call handling.');
 
   await dialog.getByRole('button', { name: 'Add Guest' }).click();
   await expect(dialog.getByTestId('guest-row')).toHaveCount(1);
