@@ -197,6 +197,7 @@ async function waitReady(url: string, timeoutMs = 60_000) {
 }
 
 main().catch((err) => {
-  log.fatal({ err }, 'Parley failed to start');
+  // Some libraries reject with strings or log-line arrays; keep the reason visible.
+  log.fatal({ err: err instanceof Error ? err : new Error(JSON.stringify(err)) }, 'Parley failed to start');
   void shutdown(1);
 });

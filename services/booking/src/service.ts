@@ -15,7 +15,7 @@ export const bookingService = defineService({
     const schedule = scheduleFrom(deps.config);
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
-    const repo = new BookingRepository(db);
+    const repo = new BookingRepository(db, deps.pool);
     const publicWriteLimit = deps.config.PUBLIC_WRITE_RATE_LIMIT ?? 20;
     await bookingRoutes(app, { repo, schedule, deps, publicWriteLimit, now: deps.now });
     await contactRoutes(app, { repo, deps, publicWriteLimit });

@@ -139,17 +139,32 @@ export function bookableDates(now: Date, cfg: ScheduleConfig = DEFAULT_SCHEDULE)
   return out;
 }
 
+/** Slot starts per schedule and date: pure, and costly (Intl), so computed once. */
+const slotCache = new WeakMap<ScheduleConfig, Map<string, readonly Date[]>>();
+const SLOT_CACHE_DATES = 1024;
+
 /** Every slot start of a local date, ignoring whether it is past or taken. */
-export function slotsOfDate(date: string, cfg: ScheduleConfig = DEFAULT_SCHEDULE): Date[] {
+export function slotsOfDate(date: string, cfg: ScheduleConfig = DEFAULT_SCHEDULE): readonly Date[] {
+  let byDate = slotCache.get(cfg);
+  if (!byDate) {
+    byDate = new Map();
+    slotCache.set(cfg, byDate);
+  }
+  const cached = byDate.get(date);
+  if (cached) return cached;
   const d = parseDate(date);
   if (!d) return [];
-  const weekday = new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
-  if (!cfg.weekdays.includes(weekday)) return [];
   const out: Date[] = [];
-  for (let m = cfg.firstSlotMinute; m <= cfg.lastSlotMinute; m += cfg.slotMinutes) {
-    out.push(zonedTimeToUtc(d.year, d.month, d.day, m, cfg.timeZone));
+  const weekday = new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+  if (cfg.weekdays.includes(weekday)) {
+    for (let m = cfg.firstSlotMinute; m <= cfg.lastSlotMinute; m += cfg.slotMinutes) {
+      out.push(zonedTimeToUtc(d.year, d.month, d.day, m, cfg.timeZone));
+    }
   }
-  return out;
+  if (byDate.size >= SLOT_CACHE_DATES) byDate.clear();
+  const frozen = Object.freeze(out);
+  byDate.set(date, frozen);
+  return frozen;
 }
 
 /** The local date (YYYY-MM-DD) of an instant in the schedule's zone. */

@@ -1,5 +1,6 @@
 import type { Booking, BookingStatus, ContactBody, ContactRequest } from '@parley/contracts';
 import { enqueueEvent } from '@parley/kit';
+import type pg from 'pg';
 import type { BookingDb } from '../db.ts';
 import type { NewBooking } from '../domain/booking-rules.ts';
 import type { Booking as BookingRow, ContactRequest as ContactRow } from '../generated/prisma/client.ts';
@@ -53,15 +54,22 @@ const isUniqueViolation = (err: unknown) => {
 
 /** All database access of the booking service. */
 export class BookingRepository {
-  constructor(private readonly db: BookingDb) {}
+  constructor(
+    private readonly db: BookingDb,
+    private readonly pool: pg.Pool,
+  ) {}
 
-  /** Start instants (epoch ms) of slots held by a non-cancelled booking in [from, to). */
+  /**
+   * Start instants (epoch ms) of slots held by a non-cancelled booking in [from, to).
+   * The hottest public read: a named prepared statement on the pool, skipping the ORM.
+   */
   async takenSlots(from: Date, to: Date): Promise<Set<number>> {
-    const rows = await this.db.booking.findMany({
-      where: { timeSlot: { gte: from, lt: to }, status: { not: 'cancelled' } },
-      select: { timeSlot: true },
+    const { rows } = await this.pool.query<{ t: Date }>({
+      name: 'booking_taken_slots',
+      text: `SELECT "time_slot" AS t FROM "bookings" WHERE "time_slot" >= $1 AND "time_slot" < $2 AND "status" <> 'cancelled'`,
+      values: [from, to],
     });
-    return new Set(rows.map((r) => r.timeSlot.getTime()));
+    return new Set(rows.map((r) => r.t.getTime()));
   }
 
   /**

@@ -70,15 +70,40 @@ function assertTraversable(dir: string) {
   }
 }
 
+/** Parent pid of a process (Linux /proc), or null when unknown. */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
 /** A crash can leave postmaster.pid behind; PostgreSQL refuses to start until it is gone. */
 function removeStalePid(pgdata: string) {
   const pidFile = join(pgdata, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  let alive = false;
   try {
     if (pid > 0) process.kill(pid, 0);
+    alive = pid > 0;
   } catch {
     unlinkSync(pidFile);
+  }
+  if (alive && parentOf(pid) === 1) {
+    // Orphaned by a Parley that was killed hard: stop it (fast shutdown) and carry on.
+    process.kill(pid, 'SIGINT');
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && existsSync(pidFile))
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    if (!existsSync(pidFile)) return;
+  }
+  if (alive) {
+    throw new Error(
+      `PostgreSQL (pid ${pid}) is already running on ${pgdata}: another Parley uses this data directory. Stop it, or set PARLEY_DATA_DIR to another directory.`,
+    );
   }
 }
 
