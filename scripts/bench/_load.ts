@@ -12,7 +12,8 @@ export interface LoadResult {
 
 /** One bounded autocannon run, summarised. */
 export async function load(opts: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ duration: 10, connections: 50, ...opts });
+  // A run is bounded by `amount` (requests) when given, else by `duration` (default 10 s).
+  const result = await autocannon({ connections: 50, ...(opts.amount ? {} : { duration: 10 }), ...opts });
   const statusCodes: Record<string, number> = {};
   for (const [code, n] of Object.entries(result.statusCodeStats ?? {}))
     statusCodes[code] = (n as { count: number }).count;

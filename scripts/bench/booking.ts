@@ -61,7 +61,6 @@ try {
     method: 'POST',
     connections: 20,
     amount: Math.min(slots.length, 10_000),
-    duration: undefined,
     headers: { 'content-type': 'application/json' },
     requests: [
       {
