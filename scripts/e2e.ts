@@ -9,7 +9,12 @@ import { repoRoot } from './lib/paths.ts';
 import { startPlatform } from './lib/platform.ts';
 
 const jsonOut = process.argv[2];
-const platform = await startPlatform();
+// The first admin of the fresh platform; the admin browser tests sign in with it.
+const admin = {
+  PARLEY_ADMIN_EMAIL: process.env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.test',
+  PARLEY_ADMIN_PASSWORD: process.env.PARLEY_ADMIN_PASSWORD ?? 'e2e-admin-password-1',
+};
+const platform = await startPlatform({ env: admin });
 console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);
 let code = 1;
 try {
@@ -23,6 +28,7 @@ try {
         env: {
           ...process.env,
           PARLEY_E2E_URL: platform.url,
+          ...admin,
           ...(jsonOut ? { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut } : {}),
         },
       },

@@ -5,7 +5,7 @@ import compress from '@fastify/compress';
 import proxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import type { ServiceName } from '@parley/contracts';
+import { readSessionToken, type ServiceName } from '@parley/contracts';
 import {
   ASSERTION_HEADER,
   buildServiceApp,
@@ -21,6 +21,7 @@ import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AuthResolver, noSessions } from './auth.ts';
 import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
+import { identityResolver } from './identity-resolver.ts';
 import { WindowLimiter } from './rate-limit.ts';
 import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
 import { applySecurityHeaders, contentSecurityPolicy } from './security.ts';
@@ -39,6 +40,15 @@ const ABSENT_PREFIX = '/__absent/';
 const kEntry = Symbol('parley.routeEntry');
 type TaggedRequest = IncomingMessage & { [kEntry]?: RouteEntry };
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function isJsonOrMarked(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'] ?? '';
+  return (
+    /^application\/(?:[\w.+-]+\+)?json\b/i.test(type) || request.headers['x-requested-with'] === 'parley'
+  );
+}
+
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
@@ -52,7 +62,12 @@ export async function buildGateway(
   opts: GatewayOptions = {},
 ): Promise<ServiceInstance> {
   const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
-  const auth = opts.auth ?? noSessions;
+  const identity =
+    !opts.auth && config.IDENTITY_URL
+      ? identityResolver({ identityUrl: config.IDENTITY_URL, secret: config.INTERNAL_AUTH_SECRET, logger })
+      : null;
+  const auth = opts.auth ?? identity ?? noSessions;
+  const ownOrigins = new Set(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN.replace(/\/+$/, '')] : []);
   const upstreams = upstreamsOf(config);
   const https = config.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
   const csp = contentSecurityPolicy();
@@ -147,7 +162,24 @@ export async function buildGateway(
           });
       }
     }
+    const unsafe = !SAFE_METHODS.has(request.method);
+    if (unsafe && entry.access !== 'signed-webhook') {
+      // CSRF: a state change must come from our own pages. Browsers send Origin on every
+      // cross-site POST; a foreign one is refused.
+      const origin = request.headers.origin;
+      if (origin && origin !== `${request.protocol}://${request.host}` && !ownOrigins.has(origin)) {
+        return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused.' });
+      }
+    }
     if (entry.access !== 'admin' && entry.access !== 'super_admin') return;
+    if (unsafe && !isJsonOrMarked(request)) {
+      // Cookie-authenticated changes need a JSON body or our header: neither can be sent
+      // cross-site without a CORS preflight, which the gateway never grants.
+      return reply.code(415).send({
+        error: 'Unsupported Media Type',
+        message: 'Send a JSON body or the X-Requested-With: parley header.',
+      });
+    }
     const session = await auth.resolve(request);
     if (!session)
       return reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in to continue.' });
@@ -160,6 +192,10 @@ export async function buildGateway(
       return reply
         .code(403)
         .send({ error: 'Forbidden', message: 'Please change your password to continue.' });
+    }
+    if (entry.path === '/api/admin/logout' && identity) {
+      const token = readSessionToken(request.headers.cookie);
+      if (token) identity.forget(token);
     }
     request.headers[ASSERTION_HEADER] = await signAssertion(config.INTERNAL_AUTH_SECRET, {
       adminId: session.adminId,
@@ -207,7 +243,8 @@ export async function buildGateway(
     });
   }
 
-  app.all(`${ABSENT_PREFIX}:service`, async (request, reply) => {
+  // Access is enforced first, so the answer for a missing service never leaks to strangers.
+  app.all(`${ABSENT_PREFIX}:service`, { preHandler: enforceAccess }, async (request, reply) => {
     const { service } = request.params as { service: string };
     return reply.code(503).send({
       error: 'Service Unavailable',

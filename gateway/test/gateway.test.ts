@@ -216,4 +216,37 @@ describe('gateway', () => {
       ).status,
     ).toBe(200);
   });
+
+  it('refuses cross-site state changes (CSRF): foreign Origin, or a cookie change without JSON', async () => {
+    const post = (headers: Record<string, string>) =>
+      get('/api/contact', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    const foreign = await post({ origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.message).toBe('Cross-site request refused.');
+    expect((await post({ origin: base })).status).toBe(200);
+    expect((await post({})).status).toBe(200);
+
+    const admin = { cookie: 'sid=admin-cookie' };
+    const form = await get('/api/bookings/b1/status', {
+      method: 'PATCH',
+      headers: { ...admin, 'content-type': 'text/plain' },
+      body: 'status=cancelled',
+    });
+    expect(form.status).toBe(415);
+    const json = await get('/api/bookings/b1/status', {
+      method: 'PATCH',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{"status":"cancelled"}',
+    });
+    expect(json.status).toBe(200);
+    const marked = await get('/api/bookings/b1/status', {
+      method: 'PATCH',
+      headers: { ...admin, 'x-requested-with': 'parley' },
+    });
+    expect(marked.status).toBe(200);
+  });
 });

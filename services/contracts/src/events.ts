@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
 import type { ServiceName } from './enums.ts';
+import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
 
 /**
  * The event catalogue: every subject any service publishes, its producer and its
@@ -27,6 +28,9 @@ export const EVENTS = {
     Type.Object({ booking: Booking, previousStatus: BookingStatusSchema }),
   ),
   'booking.contact.submitted': def('booking', ContactRequest),
+  'identity.admin.invited': def('identity', AdminInvitedEvent),
+  'identity.admin.deleted': def('identity', AdminDeletedEvent),
+  'identity.session.revoked': def('identity', SessionRevokedEvent),
 } as const;
 
 export type EventSubject = keyof typeof EVENTS;

@@ -46,6 +46,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     otelSpan?: Span;
   }
+  interface FastifyInstance {
+    /** Every route of the app (the auth matrix checks each is in the gateway's table). */
+    parleyRoutes: Array<{ method: string; url: string }>;
+  }
 }
 
 /**
@@ -68,6 +72,13 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routes: Array<{ method: string; url: string }> = [];
+  app.decorate('parleyRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(opts.notFoundHandler ?? notFoundHandler);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AdminRole } from '@parley/contracts';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import { HttpError } from './errors.ts';
 
@@ -77,15 +77,15 @@ async function principalOf(request: FastifyRequest, secret: string): Promise<Adm
   return principal;
 }
 
-/** preHandler: any signed-in admin. */
-export function requireAdmin(secret: string): preHandlerAsyncHookHandler {
+/** onRequest hook: any signed-in admin. */
+export function requireAdmin(secret: string): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.admin = await principalOf(request, secret);
   };
 }
 
-/** preHandler: a signed-in admin with `role` (super_admin satisfies admin). */
-export function requireRole(secret: string, role: AdminRole): preHandlerAsyncHookHandler {
+/** onRequest hook: a signed-in admin with `role` (super_admin satisfies admin). */
+export function requireRole(secret: string, role: AdminRole): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const principal = await principalOf(request, secret);
     if (role === 'super_admin' && principal.role !== 'super_admin') {
@@ -106,8 +106,8 @@ export function internalToken(secret: string, caller = 'gateway'): string {
   return createHmac('sha256', secret).update(`parley-internal:${caller}`).digest('hex');
 }
 
-/** preHandler: only callers holding the internal token. */
-export function requireInternal(secret: string, caller = 'gateway'): preHandlerAsyncHookHandler {
+/** onRequest hook: only callers holding the internal token. */
+export function requireInternal(secret: string, caller = 'gateway'): onRequestAsyncHookHandler {
   const expected = Buffer.from(internalToken(secret, caller));
   return async (request: FastifyRequest) => {
     const header = request.headers[INTERNAL_TOKEN_HEADER];

@@ -1,5 +1,5 @@
 import type { ServiceName } from '@parley/contracts';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Static, TObject } from 'typebox';
@@ -21,10 +21,10 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   bus: EventBus;
   logger: Logger;
   auth: {
-    admin: preHandlerAsyncHookHandler;
-    superAdmin: preHandlerAsyncHookHandler;
+    admin: onRequestAsyncHookHandler;
+    superAdmin: onRequestAsyncHookHandler;
     /** Service-to-service only (see INTERNAL_TOKEN_HEADER). */
-    internal: preHandlerAsyncHookHandler;
+    internal: onRequestAsyncHookHandler;
   };
   /** The service's clock; tests inject one to move time (idle expiry, windows). */
   now: () => Date;

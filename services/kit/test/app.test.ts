@@ -29,8 +29,8 @@ beforeAll(async () => {
   app.get('/taken', async () => {
     throw conflict('Already taken');
   });
-  app.get('/admin', { preHandler: requireAdmin(secret) }, async (req) => req.admin);
-  app.get('/super', { preHandler: requireRole(secret, 'super_admin') }, async () => ({ ok: true }));
+  app.get('/admin', { onRequest: requireAdmin(secret) }, async (req) => req.admin);
+  app.get('/super', { onRequest: requireRole(secret, 'super_admin') }, async () => ({ ok: true }));
   app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({
     ok: true,
   }));

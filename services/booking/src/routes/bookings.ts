@@ -74,14 +74,14 @@ export async function bookingRoutes(app: ServiceInstance, opts: BookingRoutesOpt
 
   app.get(
     '/api/bookings',
-    { preHandler: deps.auth.admin, schema: { response: { 200: BookingList } } },
+    { onRequest: deps.auth.admin, schema: { response: { 200: BookingList } } },
     async () => repo.list(),
   );
 
   app.patch(
     '/api/bookings/:id/status',
     {
-      preHandler: deps.auth.admin,
+      onRequest: deps.auth.admin,
       schema: {
         params: BookingIdParams,
         body: UpdateBookingStatusBody,

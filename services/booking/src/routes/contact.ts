@@ -29,7 +29,7 @@ export async function contactRoutes(
   app.get(
     '/api/contact-requests',
     {
-      preHandler: deps.auth.admin,
+      onRequest: deps.auth.admin,
       schema: { querystring: ContactRequestsQuery, response: { 200: ContactRequestPage } },
     },
     async (request) => repo.listContactRequests(request.query.limit ?? 100, request.query.offset ?? 0),
