@@ -19,7 +19,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
-import { type AuthResolver, noSessions } from './auth.ts';
+import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
 import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
 import { identityResolver } from './identity-resolver.ts';
 import { WindowLimiter } from './rate-limit.ts';
@@ -143,6 +143,23 @@ export async function buildGateway(
     brotliOptions: { params: { 2: 4 } },
   });
 
+  // One signed assertion per admin identity, reused for half its 60 s lifetime: signing
+  // (and the services' verification, which caches too) then costs nothing per request.
+  const assertions = new Map<string, { token: string; until: number }>();
+  async function assertionFor(session: AdminSession): Promise<string> {
+    const key = `${session.adminId}|${session.role}|${session.email ?? ''}`;
+    const hit = assertions.get(key);
+    if (hit && hit.until > Date.now()) return hit.token;
+    const token = await signAssertion(config.INTERNAL_AUTH_SECRET, {
+      adminId: session.adminId,
+      role: session.role,
+      ...(session.email ? { email: session.email } : {}),
+    });
+    if (assertions.size >= 10_000) assertions.clear();
+    assertions.set(key, { token, until: Date.now() + 30_000 });
+    return token;
+  }
+
   // Access control of the route table, before anything is forwarded.
   async function enforceAccess(request: FastifyRequest, reply: FastifyReply) {
     const entry = (request.raw as TaggedRequest)[kEntry];
@@ -197,11 +214,7 @@ export async function buildGateway(
       const token = readSessionToken(request.headers.cookie);
       if (token) identity.forget(token);
     }
-    request.headers[ASSERTION_HEADER] = await signAssertion(config.INTERNAL_AUTH_SECRET, {
-      adminId: session.adminId,
-      role: session.role,
-      ...(session.email ? { email: session.email } : {}),
-    });
+    request.headers[ASSERTION_HEADER] = await assertionFor(session);
   }
 
   const connections = config.UPSTREAM_CONNECTIONS ?? 128;

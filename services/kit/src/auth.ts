@@ -50,7 +50,33 @@ export async function signAssertion(
     .sign(keyOf(secret));
 }
 
+/**
+ * Verified assertions, reused until they expire: the gateway reuses one assertion per
+ * session for a while, so most requests skip the HMAC check. One map per secret.
+ */
+const verified = new Map<string, Map<string, { principal: AdminPrincipal; expMs: number }>>();
+const VERIFIED_MAX = 10_000;
+
 export async function verifyAssertion(secret: string, token: string): Promise<AdminPrincipal | null> {
+  let bySecret = verified.get(secret);
+  if (!bySecret) {
+    bySecret = new Map();
+    verified.set(secret, bySecret);
+  }
+  const hit = bySecret.get(token);
+  if (hit && hit.expMs > Date.now()) return hit.principal;
+  const result = await verifyAssertionUncached(secret, token);
+  if (!result) return null;
+  const { expMs, ...principal } = result;
+  if (bySecret.size >= VERIFIED_MAX) bySecret.clear();
+  bySecret.set(token, { principal, expMs });
+  return principal;
+}
+
+async function verifyAssertionUncached(
+  secret: string,
+  token: string,
+): Promise<(AdminPrincipal & { expMs: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
       issuer: ISSUER,
@@ -59,10 +85,12 @@ export async function verifyAssertion(secret: string, token: string): Promise<Ad
     });
     const role = payload.role;
     if (typeof payload.sub !== 'string' || (role !== 'admin' && role !== 'super_admin')) return null;
+    if (typeof payload.exp !== 'number') return null;
     return {
       adminId: payload.sub,
       role,
       ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+      expMs: payload.exp * 1000,
     };
   } catch {
     return null;
