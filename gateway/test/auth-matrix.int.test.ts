@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
 import { identityService } from '@parley/identity/service';
 import { createLogger, type RunningService, type ServiceInstance, startService } from '@parley/kit';
@@ -18,6 +19,7 @@ const logger = createLogger('auth-matrix', 'silent');
 const SUPER = { email: 'root@matrix.test', password: 'matrix super password' };
 let identity: RunningService;
 let booking: RunningService;
+let blog: RunningService;
 let gateway: ServiceInstance;
 let base: string;
 let superCookie: string;
@@ -66,11 +68,17 @@ beforeAll(async () => {
     logger,
     listen: { host: '127.0.0.1', port: 0 },
   });
+  blog = await startService(blogService, {
+    env: { ...common, DATABASE_URL: await createTestDatabase('matrix_blog') },
+    logger,
+    listen: { host: '127.0.0.1', port: 0 },
+  });
   gateway = await buildGateway(
     {
       INTERNAL_AUTH_SECRET: secret,
       IDENTITY_URL: identity.url,
       BOOKING_URL: booking.url,
+      BLOG_URL: blog.url,
       WEB_DIST_DIR: '/nonexistent',
     },
     { logger },
@@ -111,6 +119,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  await blog?.stop();
   await booking?.stop();
   await identity?.stop();
 });
@@ -158,7 +167,7 @@ describe('auth matrix (from the gateway route table)', () => {
   });
 
   it('a service refuses its admin routes when called directly without an assertion', async () => {
-    for (const svc of [identity, booking]) {
+    for (const svc of [identity, booking, blog]) {
       for (const route of svc.app.parleyRoutes) {
         const entry = tableEntry(route.method, route.url);
         if (!entry || (entry.access !== 'admin' && entry.access !== 'super_admin')) continue;
@@ -177,7 +186,7 @@ describe('auth matrix (from the gateway route table)', () => {
 
   it('every route a service serves is in the gateway table (with an access rule) or internal', () => {
     const missing: string[] = [];
-    for (const svc of [identity, booking]) {
+    for (const svc of [identity, booking, blog]) {
       for (const route of svc.app.parleyRoutes) {
         if (/^\/(health|metrics|internal)\b/.test(route.url)) continue;
         const entry = tableEntry(route.method, route.url);

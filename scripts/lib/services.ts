@@ -1,3 +1,4 @@
+import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
 import { identityService } from '@parley/identity/service';
 import type { ServiceModule } from '@parley/kit';
@@ -6,7 +7,11 @@ import type { ServiceModule } from '@parley/kit';
  * Every service that exists, in start order. Adding a service = one line here plus its
  * upstream URL variable in the gateway config.
  */
-export const SERVICES: ServiceModule[] = [identityService, bookingService] as unknown as ServiceModule[];
+export const SERVICES: ServiceModule[] = [
+  identityService,
+  bookingService,
+  blogService,
+] as unknown as ServiceModule[];
 
 /** Env var the gateway reads for a service's upstream URL. */
 export const upstreamVar = (name: string) => `${name.toUpperCase()}_URL`;

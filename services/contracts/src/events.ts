@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { BlogPostDeletedEvent, BlogPostEvent } from './blog.ts';
 import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
 import type { ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
@@ -28,6 +29,10 @@ export const EVENTS = {
     Type.Object({ booking: Booking, previousStatus: BookingStatusSchema }),
   ),
   'booking.contact.submitted': def('booking', ContactRequest),
+  'blog.post.published': def('blog', BlogPostEvent),
+  'blog.post.updated': def('blog', BlogPostEvent),
+  'blog.post.unpublished': def('blog', BlogPostEvent),
+  'blog.post.deleted': def('blog', BlogPostDeletedEvent),
   'identity.admin.invited': def('identity', AdminInvitedEvent),
   'identity.admin.deleted': def('identity', AdminDeletedEvent),
   'identity.session.revoked': def('identity', SessionRevokedEvent),

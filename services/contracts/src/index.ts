@@ -1,3 +1,4 @@
+export * from './blog.ts';
 export * from './booking.ts';
 export * from './cookies.ts';
 export * from './enums.ts';

@@ -1,0 +1,4 @@
+import { runServiceMain } from '@parley/kit';
+import { blogService } from './service.ts';
+
+await runServiceMain(blogService);

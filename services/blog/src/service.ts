@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { defineService } from '@parley/kit';
+import { generatorFrom } from './ai/index.ts';
+import { BlogEnv, settingsFrom } from './config.ts';
+import { createDb } from './db.ts';
+import { PublicCache } from './domain/public-cache.ts';
+import { BlogRepository } from './repo/blog.repository.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { publicRoutes } from './routes/public.ts';
+
+/** Composition root of the blog service: posts, images, AI authoring, feeds. */
+export const blogService = defineService({
+  name: 'blog',
+  envSchema: BlogEnv,
+  migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  async register(app, deps) {
+    const settings = settingsFrom(deps.config);
+    const db = createDb(deps.pool);
+    deps.onShutdown(() => db.$disconnect());
+    const repo = new BlogRepository(db, deps.pool);
+    const cache = new PublicCache({ pool: deps.pool });
+    await cache.start();
+    deps.onShutdown(() => cache.stop());
+    const generator = generatorFrom(deps.config);
+    deps.logger.info({ provider: generator.provider, model: generator.model }, 'blog writer ready');
+    const ctx = { repo, cache, generator, settings, deps, now: deps.now };
+    await publicRoutes(app, ctx);
+    await adminRoutes(app, ctx);
+  },
+});

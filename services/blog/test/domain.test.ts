@@ -1,0 +1,171 @@
+import { parseTags, readingMinutes, slugify } from '@parley/contracts';
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { renderCard } from '../src/ai/local-image.ts';
+import { writeLocalArticle } from '../src/ai/local-writer.ts';
+import { renderRss, renderSitemap } from '../src/domain/feeds.ts';
+import { sniffImage } from '../src/domain/images.ts';
+import { applyPostInput, eventOf, isAcceptableImageUrl } from '../src/domain/post-rules.ts';
+
+const now = new Date('2026-11-22T12:00:00Z');
+
+describe('post rules', () => {
+  it('requires title, slug and content, and a well-formed slug', () => {
+    expect(applyPostInput({ title: 'T', slug: 's' }, null, now)).toEqual({
+      ok: false,
+      message: 'Title, slug and content are required',
+    });
+    const bad = applyPostInput({ title: 'T', slug: 'Not A Slug', content: 'x' }, null, now);
+    expect(bad.ok).toBe(false);
+    expect(applyPostInput({ title: 'T', slug: 'a--b', content: 'x' }, null, now).ok).toBe(false);
+  });
+
+  it('defaults author and status, parses comma-separated tags, sets publishedAt on publish', () => {
+    const draft = applyPostInput(
+      { title: ' Hello ', slug: 'hello', content: 'Body', tags: ' a, b ,, A,c ' },
+      null,
+      now,
+    );
+    expect(draft).toMatchObject({
+      ok: true,
+      value: {
+        title: 'Hello',
+        author: 'Parley Team',
+        status: 'draft',
+        tags: ['a', 'b', 'c'],
+        publishedAt: null,
+      },
+    });
+    const published = applyPostInput({ status: 'published' }, draft.ok ? draft.value : null, now);
+    expect(published.ok && published.value.publishedAt?.toISOString()).toBe(now.toISOString());
+    // Unpublishing keeps the original date; republishing does not move it.
+    const unpublished = applyPostInput(
+      { status: 'draft' },
+      published.ok ? published.value : null,
+      new Date(),
+    );
+    expect(unpublished.ok && unpublished.value.publishedAt?.toISOString()).toBe(now.toISOString());
+  });
+
+  it('accepts the form’s 16-character local date-time and refuses nonsense', () => {
+    const ok = applyPostInput(
+      { title: 'T', slug: 't', content: 'c', status: 'published', publishedAt: '2026-11-20T09:30' },
+      null,
+      now,
+    );
+    expect(ok.ok).toBe(true);
+    expect(applyPostInput({ title: 'T', slug: 't', content: 'c', publishedAt: 'soon' }, null, now).ok).toBe(
+      false,
+    );
+  });
+
+  it('accepts only http(s) or stored featured images', () => {
+    expect(isAcceptableImageUrl('https://cdn.example.com/a.png')).toBe(true);
+    expect(isAcceptableImageUrl(`/api/blog/images/${'a'.repeat(64)}.png`)).toBe(true);
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      '//evil.example/x.png',
+      'https://u:p@x.example/',
+    ]) {
+      expect(isAcceptableImageUrl(bad), bad).toBe(false);
+    }
+  });
+
+  it('names the event of a change', () => {
+    expect(eventOf(null, { status: 'published' })).toBe('blog.post.published');
+    expect(eventOf({ status: 'published' }, { status: 'draft' })).toBe('blog.post.unpublished');
+    expect(eventOf({ status: 'published' }, { status: 'published' })).toBe('blog.post.updated');
+    expect(eventOf(null, { status: 'draft' })).toBe('blog.post.updated');
+  });
+});
+
+describe('spec helpers', () => {
+  it('slugifies like the form’s Generate button', () => {
+    expect(slugify('  Hello, World!  AI  Voice -- Agents ')).toBe('hello-world-ai-voice-agents');
+    expect(slugify('Café Déjà Vu')).toBe('cafe-deja-vu');
+  });
+  it('splits tags on commas and computes reading time as words / 200 rounded up', () => {
+    expect(parseTags('a, ,b')).toEqual(['a', 'b']);
+    expect(readingMinutes('word '.repeat(200))).toBe(1);
+    expect(readingMinutes('word '.repeat(201))).toBe(2);
+  });
+});
+
+describe('images', () => {
+  it('judges uploads by their bytes', () => {
+    expect(sniffImage(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))).toBe('png');
+    expect(sniffImage(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpg');
+    expect(sniffImage(new TextEncoder().encode('GIF89a....'))).toBe('gif');
+    expect(sniffImage(new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp');
+    expect(sniffImage(new TextEncoder().encode('<svg onload="alert(1)"></svg>'))).toBeNull();
+    expect(sniffImage(new TextEncoder().encode('not an image at all'))).toBeNull();
+  });
+
+  it('renders a featured card with the prompt escaped', () => {
+    const card = renderCard('<script>alert(1)</script> & friends');
+    const svg = new TextDecoder().decode(card.bytes);
+    expect(card.type).toBe('svg');
+    expect(svg).not.toContain('<script>');
+    expect(svg).toContain('&lt;script&gt;');
+    expect(XMLValidator.validate(svg)).toBe(true);
+  });
+});
+
+describe('local writer', () => {
+  it('writes a structured article with sections, tags and meta for the topic', () => {
+    const a = writeLocalArticle('AI receptionists for dental clinics');
+    expect(a.title).toMatch(/Dental Clinics/i);
+    expect(a.content.split('\n\n').length).toBeGreaterThanOrEqual(12);
+    expect(a.content).toMatch(/Why it matters now/);
+    expect(a.content.toLowerCase()).toContain('patients');
+    expect(a.tags).toContain('Healthcare');
+    expect(a.metaTitle.length).toBeLessThanOrEqual(60);
+    expect(a.metaDescription.length).toBeLessThanOrEqual(155);
+    expect(readingMinutes(a.content)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('varies by topic and industry', () => {
+    const legal = writeLocalArticle('Client intake for law firms');
+    const hotel = writeLocalArticle('Handling hotel reservations after hours');
+    expect(legal.tags).toContain('Legal');
+    expect(hotel.tags).toContain('Hospitality');
+    expect(legal.content).not.toEqual(hotel.content);
+    expect(writeLocalArticle('Client intake for law firms')).toEqual(legal);
+  });
+});
+
+describe('feeds', () => {
+  const post = {
+    id: '1',
+    title: 'Ünïcode & <tags> "quoted"',
+    slug: 'unicode',
+    excerpt: 'Excerpt with ]]> and \u0001 control',
+    content: 'Body',
+    author: 'Team',
+    featuredImage: null,
+    tags: ['A&B'],
+    status: 'published' as const,
+    metaTitle: null,
+    metaDescription: null,
+    publishedAt: now.toISOString(),
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+
+  it('renders valid RSS 2.0 whatever the text', () => {
+    const rss = renderRss([post], { baseUrl: 'https://parley.example', name: 'Parley' });
+    expect(XMLValidator.validate(rss)).toBe(true);
+    expect(rss).toContain('<rss version="2.0"');
+    expect(rss).toContain('<link>https://parley.example/blog/unicode</link>');
+    expect(rss).toContain('&lt;tags&gt;');
+    expect(rss).toContain(`<pubDate>${now.toUTCString()}</pubDate>`);
+  });
+
+  it('renders a valid sitemap with the public pages and posts', () => {
+    const xml = renderSitemap([post], 'https://parley.example');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('<loc>https://parley.example/blog/unicode</loc>');
+    expect(xml).toContain('<loc>https://parley.example/</loc>');
+  });
+});
