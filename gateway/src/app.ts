@@ -21,6 +21,7 @@ import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
 import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
+import { EdgeCache, type EdgeEntry, surrogateMaxAge } from './edge-cache.ts';
 import { identityResolver } from './identity-resolver.ts';
 import { WindowLimiter } from './rate-limit.ts';
 import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
@@ -160,10 +161,24 @@ export async function buildGateway(
     return token;
   }
 
+  const edge = new EdgeCache();
+  function sendEdge(request: FastifyRequest, reply: FastifyReply, cached: EdgeEntry) {
+    reply.headers(cached.headers);
+    reply.header('x-cache', 'HIT');
+    if (cached.etag && request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
+    return reply.code(cached.status).send(cached.body);
+  }
+  const SURROGATE = Symbol('parley.surrogateMaxAge');
+  type WithSurrogate = FastifyRequest & { [SURROGATE]?: number };
+
   // Access control of the route table, before anything is forwarded.
   async function enforceAccess(request: FastifyRequest, reply: FastifyReply) {
     const entry = (request.raw as TaggedRequest)[kEntry];
     if (!entry) return reply.code(404).send({ error: 'Not Found', message: 'Not found' });
+    if (entry.access === 'public' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const cached = edge.get(request.url);
+      if (cached) return sendEdge(request, reply, cached);
+    }
     // Never trust identity headers from outside.
     delete request.headers[ASSERTION_HEADER];
     delete request.headers[INTERNAL_TOKEN_HEADER];
@@ -210,11 +225,23 @@ export async function buildGateway(
         .code(403)
         .send({ error: 'Forbidden', message: 'Please change your password to continue.' });
     }
-    if (entry.path === '/api/admin/logout' && identity) {
+    request.headers[ASSERTION_HEADER] = await assertionFor(session);
+  }
+
+  // Signing out or changing the password changes what the session resolves to: drop this
+  // replica's cached answer once identity has answered (other replicas follow within the TTL).
+  // A write to a service drops this replica's cached public answers of that service.
+  app.addHook('onResponse', async (request) => {
+    const entry = (request.raw as TaggedRequest)[kEntry];
+    if (entry && !SAFE_METHODS.has(request.method) && upstreams[entry.service]) edge.purge(entry.service);
+  });
+  if (identity) {
+    app.addHook('onResponse', async (request) => {
+      const path = (request.raw as TaggedRequest)[kEntry]?.path;
+      if (path !== '/api/admin/logout' && path !== '/api/admin/change-password') return;
       const token = readSessionToken(request.headers.cookie);
       if (token) identity.forget(token);
-    }
-    request.headers[ASSERTION_HEADER] = await assertionFor(session);
+    });
   }
 
   const connections = config.UPSTREAM_CONNECTIONS ?? 128;
@@ -232,7 +259,43 @@ export async function buildGateway(
         headersTimeout: 60_000,
         bodyTimeout: 120_000,
       },
+      // reply-from would log every proxied request at info level.
+      disableRequestLogging: true,
       replyOptions: {
+        rewriteHeaders: (headers, request) => {
+          const ttl = surrogateMaxAge(headers['surrogate-control']);
+          if (headers['surrogate-control'] === undefined) return headers;
+          const { 'surrogate-control': _, ...rest } = headers;
+          if (request && ttl > 0) (request as WithSurrogate)[SURROGATE] = ttl;
+          return rest;
+        },
+        onResponse: (request, reply, res) => {
+          const ttl = (request as WithSurrogate)[SURROGATE] ?? 0;
+          const entry = (request.raw as TaggedRequest)[kEntry];
+          if (
+            !ttl ||
+            res.statusCode !== 200 ||
+            request.method !== 'GET' ||
+            entry?.access !== 'public' ||
+            reply.hasHeader('set-cookie')
+          ) {
+            return void reply.send(res.stream);
+          }
+          // Cacheable: read the (small) body once, keep it, send it.
+          const chunks: Buffer[] = [];
+          res.stream.on('data', (c: Buffer) => chunks.push(c));
+          res.stream.on('error', (err: Error) => void reply.send(err));
+          res.stream.on('end', () => {
+            const body = Buffer.concat(chunks);
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(reply.getHeaders())) {
+              if (v !== undefined && k !== 'content-length' && k !== 'x-request-id' && k !== 'connection')
+                headers[k] = String(v);
+            }
+            edge.set(request.url, { service, status: 200, headers, body, etag: headers.etag }, ttl);
+            void reply.send(body);
+          });
+        },
         rewriteRequestHeaders: (request, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers };
           out['x-request-id'] = request.id;

@@ -42,6 +42,12 @@ beforeAll(async () => {
     body: req.body ?? null,
   }));
   upstream.get('/api/bookings/available', async () => ({ availableSlots: [], big: 'x'.repeat(4000) }));
+  let blogReads = 0;
+  upstream.get('/api/blog', async (_req, reply) => {
+    blogReads++;
+    reply.header('surrogate-control', 'max-age=30').header('etag', `"v${blogReads}"`);
+    return { reads: blogReads };
+  });
   await upstream.listen({ host: '127.0.0.1', port: 0 });
   const addr = upstream.server.address();
   const upstreamUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -56,6 +62,7 @@ beforeAll(async () => {
       INTERNAL_AUTH_SECRET: secret,
       BOOKING_URL: upstreamUrl,
       VOICE_URL: upstreamUrl,
+      BLOG_URL: upstreamUrl,
       // Identity is "deployed" at a port nobody listens on: requests to it fail with 502.
       IDENTITY_URL: `http://127.0.0.1:${await freePort()}`,
       WEB_DIST_DIR: webDir,
@@ -147,12 +154,35 @@ describe('gateway', () => {
   });
 
   it('answers 503 JSON naming a service that is not deployed', async () => {
-    const r = await get('/api/blog');
+    const r = await get('/api/admin/settings', { headers: { cookie: 'sid=admin-cookie' } });
     expect(r.status).toBe(503);
     expect(r.json).toEqual({
       error: 'Service Unavailable',
-      message: 'The blog service is not available in this deployment.',
+      message: 'The settings service is not available in this deployment.',
     });
+  });
+
+  it('answers public reads an upstream marks with Surrogate-Control from memory until a write', async () => {
+    const first = await get('/api/blog');
+    expect(first.headers.get('x-cache')).toBeNull();
+    expect(first.headers.get('surrogate-control')).toBeNull();
+    const second = await get('/api/blog');
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    expect(second.json).toEqual(first.json);
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    const notModified = await get('/api/blog', {
+      headers: { 'if-none-match': first.headers.get('etag') as string },
+    });
+    expect(notModified.status).toBe(304);
+    // A write to the service drops its cached answers.
+    await get('/api/blog', {
+      method: 'POST',
+      headers: { cookie: 'sid=admin-cookie', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const after = await get('/api/blog');
+    expect(after.headers.get('x-cache')).toBeNull();
+    expect(after.json.reads).toBe(first.json.reads + 1);
   });
 
   it('answers 404 JSON for unknown API paths and methods, and hides internal prefixes', async () => {

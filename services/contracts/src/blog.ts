@@ -50,6 +50,25 @@ export type BlogPost = Static<typeof BlogPost>;
 export const BlogPostList = Type.Array(BlogPost);
 export type BlogPostList = Static<typeof BlogPostList>;
 
+/**
+ * A post in the public list: everything but the body (lists stay small and fast), plus the
+ * reading time the cards and detail page show.
+ */
+export const BlogPostSummary = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  slug: Type.String(),
+  excerpt: Nullable(Type.String()),
+  author: Type.String(),
+  featuredImage: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  publishedAt: Nullable(IsoDateTime),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+  readingMinutes: Type.Integer(),
+});
+export type BlogPostSummary = Static<typeof BlogPostSummary>;
+
 export const BlogListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),

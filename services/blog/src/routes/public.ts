@@ -1,4 +1,4 @@
-import { BlogListQuery, BlogSlugParams } from '@parley/contracts';
+import { BlogListQuery, type BlogPostSummary, BlogSlugParams, readingMinutes } from '@parley/contracts';
 import { notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRss, renderSitemap } from '../domain/feeds.ts';
@@ -14,6 +14,8 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedB
   reply.header('etag', entry.etag);
   // Revalidate every time (cheap: 304), so a publish or unpublish shows at once.
   reply.header('cache-control', 'public, no-cache');
+  // The gateway may answer from memory for 2 s (it drops its copies on any blog write).
+  reply.header('surrogate-control', 'max-age=2');
   for (const [k, v] of Object.entries(entry.headers)) reply.header(k, v);
   if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);
@@ -27,7 +29,13 @@ export async function publicRoutes(app: ServiceInstance, ctx: BlogRouteContext) 
     const { limit = 20, offset = 0, tag } = request.query;
     const entry = await cache.get(`list:${limit}:${offset}:${tag ?? ''}`, async () => {
       const { items, total } = await repo.listPublished(now(), limit, offset, tag);
-      return { body: JSON.stringify(items), headers: { 'x-total-count': String(total) } };
+      const summaries: BlogPostSummary[] = items.map(
+        ({ content, status, metaTitle, metaDescription, ...rest }) => ({
+          ...rest,
+          readingMinutes: readingMinutes(content),
+        }),
+      );
+      return { body: JSON.stringify(summaries), headers: { 'x-total-count': String(total) } };
     });
     return sendCached(request, reply, entry, 'application/json; charset=utf-8');
   });

@@ -206,6 +206,13 @@ export class OutboxRelay {
 
   private async relayBatch(): Promise<number> {
     const client = await this.pool.connect();
+    // A checked-out client has no pool error listener; while we wait on the bus its
+    // connection may drop, which must fail this pass, not crash the process.
+    let broken: Error | null = null;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
     const done: string[] = [];
     let failed: string | null = null;
     try {
@@ -246,7 +253,9 @@ export class OutboxRelay {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      // A broken connection is destroyed instead of going back to the pool.
+      client.release(broken ?? undefined);
     }
   }
 }

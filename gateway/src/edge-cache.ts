@@ -1,0 +1,72 @@
+/**
+ * The gateway's micro-cache for public reads (what a CDN does at the edge). An upstream
+ * opts a response in with `Surrogate-Control: max-age=N` (the header is never passed to
+ * clients); the gateway then answers that URL from memory for N seconds, with 304s for
+ * matching ETags. Any write forwarded to the same service drops that service's entries,
+ * so an author sees their change at once; other gateway replicas follow within N seconds.
+ */
+
+export interface EdgeEntry {
+  service: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  etag: string | undefined;
+  until: number;
+}
+
+const MAX_TTL_S = 60;
+const MAX_BODY = 1024 * 1024;
+
+/** Seconds of `max-age` in a Surrogate-Control value, or 0. */
+export function surrogateMaxAge(value: string | string[] | undefined): number {
+  const v = Array.isArray(value) ? value.join(',') : (value ?? '');
+  const m = /(?:^|,)\s*max-age=(\d+)/i.exec(v);
+  return m ? Math.min(Number(m[1]), MAX_TTL_S) : 0;
+}
+
+export class EdgeCache {
+  private readonly entries = new Map<string, EdgeEntry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): EdgeEntry | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.until <= this.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  set(key: string, entry: Omit<EdgeEntry, 'until'>, ttlSeconds: number): void {
+    if (ttlSeconds <= 0 || entry.body.length > MAX_BODY) return;
+    this.delete(key);
+    while (this.bytes + entry.body.length > this.maxBytes && this.entries.size) {
+      this.delete(this.entries.keys().next().value as string);
+    }
+    this.entries.set(key, { ...entry, until: this.now() + ttlSeconds * 1000 });
+    this.bytes += entry.body.length;
+  }
+
+  /** Drops every entry of a service (a write went to it). */
+  purge(service: string): void {
+    for (const [key, e] of this.entries) if (e.service === service) this.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string) {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.bytes -= e.body.length;
+    this.entries.delete(key);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Public blog reads: `GET /api/blog` direct to the blog service and through the gateway,
+ * in one run (`pnpm start --distributed`, each process on its own). Target: ≥ 5,000 rps
+ * through the gateway. Ten published posts are created first, through the admin API.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startPlatform } from '../lib/platform.ts';
+import { load, table } from './_load.ts';
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const email = 'bench-admin@parley.test';
+const password = 'bench admin password';
+const platform = await startPlatform({
+  args: ['--distributed'],
+  env: { PARLEY_ADMIN_EMAIL: email, PARLEY_ADMIN_PASSWORD: password, PARLEY_SKIP_WEB_BUILD: 'true' },
+});
+try {
+  const base = platform.url;
+  const upstreams = JSON.parse(readFileSync(join(platform.dataDir, 'upstreams.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  const direct = upstreams.BLOG_URL;
+  if (!direct) throw new Error('blog upstream not found');
+  const signIn = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
+  for (let i = 1; i <= 10; i++) {
+    const gen = await fetch(`${base}/api/admin/generate-blog`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ topic: `Voice agents for busy front desks, part ${i}`, generateImage: false }),
+    });
+    const { post } = (await gen.json()) as { post: Record<string, unknown> };
+    const created = await fetch(`${base}/api/blog`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ ...post, slug: `${post.slug}-${i}`, status: 'published' }),
+    });
+    if (created.status !== 201)
+      throw new Error(`creating a post answered ${created.status}: ${await created.text()}`);
+  }
+  const path = '/api/blog';
+  const size = (await (await fetch(base + path)).text()).length;
+  console.log(`GET ${path}: 10 posts, ${size} bytes per answer`);
+
+  await load({ url: direct + path, duration: 2 });
+  await load({ url: base + path, duration: 2 });
+  const viaDirect = await load({ url: direct + path, duration });
+  const viaGateway = await load({ url: base + path, duration });
+  table([
+    {
+      run: 'direct (blog service)',
+      rps: Math.round(viaDirect.rps),
+      p50_ms: viaDirect.p50,
+      p99_ms: viaDirect.p99,
+      non2xx: viaDirect.non2xx,
+    },
+    {
+      run: 'through the gateway',
+      rps: Math.round(viaGateway.rps),
+      p50_ms: viaGateway.p50,
+      p99_ms: viaGateway.p99,
+      non2xx: viaGateway.non2xx,
+    },
+  ]);
+  const ok = viaGateway.rps >= 5000 && viaGateway.non2xx === 0 && viaDirect.non2xx === 0;
+  console.log(
+    `through the gateway: ${Math.round(viaGateway.rps)} rps, p99 ${viaGateway.p99} ms (target ≥ 5,000 rps) ${ok ? 'PASS' : 'FAIL'}`,
+  );
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  await platform.stop();
+}
