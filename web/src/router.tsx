@@ -5,7 +5,8 @@ import { RouteError } from './components/layout/route-error.tsx';
 /**
  * The route table of the web app (spec §2). Every page is a lazy route so it ships in its
  * own chunk; the public layout (nav bar + booking modal) is in the entry chunk so the
- * frame paints at once. Later issues add the remaining public and admin routes here.
+ * frame paints at once. The admin screens have their own frame: the sign-in screens stand
+ * alone, the others share the admin shell (guard + sidebar).
  */
 export const router = createBrowserRouter([
   {
@@ -14,6 +15,90 @@ export const router = createBrowserRouter([
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./pages/home.tsx')).default }) },
       { path: '*', lazy: async () => ({ Component: (await import('./pages/not-found.tsx')).default }) },
+    ],
+  },
+  {
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        path: 'admin/login',
+        lazy: async () => ({ Component: (await import('./admin/pages/login.tsx')).default }),
+      },
+      {
+        path: 'admin/invite/:token',
+        lazy: async () => ({ Component: (await import('./admin/pages/invite.tsx')).default }),
+      },
+      {
+        path: 'admin/simple',
+        lazy: async () => ({ Component: (await import('./admin/pages/test-login.tsx')).SimpleLoginPage }),
+      },
+      {
+        path: 'admin/test',
+        lazy: async () => ({ Component: (await import('./admin/pages/test-login.tsx')).TestLoginPage }),
+      },
+      {
+        path: 'admin/change-password',
+        lazy: async () => ({ Component: (await import('./admin/pages/change-password.tsx')).default }),
+      },
+      {
+        path: 'admin',
+        lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
+      },
+      {
+        path: 'admin/main',
+        lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
+      },
+      {
+        lazy: async () => ({ Component: (await import('./admin/pages/shell.tsx')).default }),
+        children: [
+          {
+            path: 'admin/dashboard',
+            lazy: async () => ({ Component: (await import('./admin/pages/dashboard.tsx')).default }),
+          },
+          {
+            path: 'bookings-admin',
+            lazy: async () => ({ Component: (await import('./admin/pages/bookings.tsx')).default }),
+          },
+          {
+            path: 'admin/bookings',
+            lazy: async () => ({ Component: (await import('./admin/pages/bookings.tsx')).default }),
+          },
+          {
+            path: 'admin/users',
+            lazy: async () => ({ Component: (await import('./admin/pages/users.tsx')).default }),
+          },
+          {
+            path: 'blog-admin',
+            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).BlogAdminPage }),
+          },
+          {
+            path: 'admin/voice-ai',
+            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).VoiceAiPage }),
+          },
+          {
+            path: 'admin/settings',
+            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).SettingsPage }),
+          },
+          {
+            path: 'admin/address-books',
+            lazy: async () => ({
+              Component: (await import('./admin/pages/placeholders.tsx')).AddressBooksPage,
+            }),
+          },
+          {
+            path: 'admin/email',
+            lazy: async () => ({
+              Component: (await import('./admin/pages/placeholders.tsx')).EmailMarketingPage,
+            }),
+          },
+          {
+            path: 'admin/newsletters',
+            lazy: async () => ({
+              Component: (await import('./admin/pages/placeholders.tsx')).NewslettersPage,
+            }),
+          },
+        ],
+      },
     ],
   },
 ]);

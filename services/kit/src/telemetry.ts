@@ -53,7 +53,15 @@ export function startTelemetry(opts: TelemetryOptions): { shutdown(): Promise<vo
   };
 }
 
-export const tracer = trace.getTracer('parley');
+/**
+ * The kit's tracer, looked up at span time: a tracer taken when this module loads would
+ * come from the API's own proxy provider (the ESM build) and never see the provider the SDK
+ * registers later (through the CommonJS build), so its spans would record nothing.
+ */
+export const tracer = {
+  startSpan: (...args: Parameters<ReturnType<typeof trace.getTracer>['startSpan']>) =>
+    trace.getTracer('parley').startSpan(...args),
+};
 
 /** W3C traceparent of the active span, if any. */
 export function currentTraceparent(ctx: Context = context.active()): string | undefined {

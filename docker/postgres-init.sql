@@ -1,0 +1,10 @@
+-- Runs once, on the first start of the compose PostgreSQL (empty data volume):
+-- one database per service, each owned by the service's own role. Services never read another
+-- service's database (docs/architecture.md). Passwords here are for the local run only.
+CREATE ROLE parley_identity LOGIN PASSWORD 'parley_identity';
+CREATE ROLE parley_booking  LOGIN PASSWORD 'parley_booking';
+CREATE ROLE parley_blog     LOGIN PASSWORD 'parley_blog';
+
+CREATE DATABASE parley_identity OWNER parley_identity;
+CREATE DATABASE parley_booking  OWNER parley_booking;
+CREATE DATABASE parley_blog     OWNER parley_blog;

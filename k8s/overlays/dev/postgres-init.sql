@@ -1,0 +1,4 @@
+-- Dev PostgreSQL: one database per service, owned by the shared "parley" role.
+CREATE DATABASE parley_identity OWNER parley;
+CREATE DATABASE parley_booking OWNER parley;
+CREATE DATABASE parley_blog OWNER parley;

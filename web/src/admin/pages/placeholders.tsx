@@ -1,0 +1,32 @@
+import {
+  BLOG_PLACEHOLDER,
+  ComingSoon,
+  SETTINGS_PLACEHOLDER,
+  VOICE_PLACEHOLDER,
+} from '../components/coming-soon.tsx';
+
+/** Routed screens of later releases, shown inside the admin shell. */
+
+export function BlogAdminPage() {
+  return <ComingSoon {...BLOG_PLACEHOLDER} />;
+}
+
+export function VoiceAiPage() {
+  return <ComingSoon {...VOICE_PLACEHOLDER} />;
+}
+
+export function SettingsPage() {
+  return <ComingSoon {...SETTINGS_PLACEHOLDER} />;
+}
+
+export function AddressBooksPage() {
+  return <ComingSoon title="Address Books" description="Manage address books and import contacts." />;
+}
+
+export function EmailMarketingPage() {
+  return <ComingSoon title="Email Marketing" description="Campaigns, templates and engagement reports." />;
+}
+
+export function NewslettersPage() {
+  return <ComingSoon title="Newsletters" description="Compose and send newsletters to your subscribers." />;
+}
