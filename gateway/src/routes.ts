@@ -61,6 +61,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/me', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('POST', '/api/admin/change-password', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  r('GET', '/api/admin/sessions/active', 'identity', 'admin'), // (chosen) dashboard's Active Sessions
   r('POST', '/api/admin/invitations/lookup', 'identity', 'public'),
   r('POST', '/api/admin/invitations/accept', 'identity', 'public'),
   r(['GET', 'POST'], '/api/admin/users', 'identity', 'super_admin'),

@@ -55,6 +55,10 @@ export const ChangePasswordBody = Type.Object({
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 
+/** Live admin sessions right now (dashboard's Active Sessions card). */
+export const ActiveSessionsResponse = Type.Object({ count: Type.Integer({ minimum: 0 }) });
+export type ActiveSessionsResponse = Static<typeof ActiveSessionsResponse>;
+
 export const SuccessResponse = Type.Object({ success: Type.Literal(true) });
 export type SuccessResponse = Static<typeof SuccessResponse>;
 

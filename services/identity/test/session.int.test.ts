@@ -188,6 +188,25 @@ describe('sessions', () => {
   });
 });
 
+describe('GET /api/admin/sessions/active', () => {
+  it('counts live sessions: sign-ins add one, a sign-out and idle expiry remove them', async () => {
+    const headers = await h.as({ adminId: superId, role: 'super_admin' });
+    const count = async () =>
+      (await h.call('GET', '/api/admin/sessions/active', { headers })).body.count as number;
+    expect((await h.call('GET', '/api/admin/sessions/active')).status).toBe(401);
+    const before = await count();
+    const s = await h.login(SUPER_EMAIL, SUPER_PASSWORD);
+    await h.login(SUPER_EMAIL, SUPER_PASSWORD);
+    expect(await count()).toBe(before + 2);
+    await h.call('POST', '/api/admin/logout', {
+      headers: await h.as({ adminId: superId, role: 'super_admin' }, s.token),
+    });
+    expect(await count()).toBe(before + 1);
+    h.clock.advance(25 * 3_600_000);
+    expect(await count()).toBe(0);
+  });
+});
+
 describe('POST /api/admin/change-password', () => {
   it('enforces the rules, keeps the current session and ends the others', async () => {
     const email = 'changer@parley.test';

@@ -246,6 +246,11 @@ export class IdentityRepository {
     });
   }
 
+  /** Sessions that are live now (not expired, of active admins). */
+  async countActiveSessions(now: Date): Promise<number> {
+    return this.db.adminSession.count({ where: { expiresAt: { gt: now }, adminUser: { isActive: true } } });
+  }
+
   /**
    * The live session of an active admin for `tokenHash`, or null. Use renews the idle
    * expiry; the row is written at most once per `touchEveryMs` to keep resolution cheap.

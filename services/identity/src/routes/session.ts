@@ -1,5 +1,6 @@
 import {
   AcceptInvitationBody,
+  ActiveSessionsResponse,
   ChangePasswordBody,
   ErrorBody,
   InvitationLookupBody,
@@ -103,6 +104,15 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
         lastName: admin.lastName,
         role: admin.role,
       };
+    },
+  );
+
+  app.get(
+    '/api/admin/sessions/active',
+    { onRequest: deps.auth.admin, schema: { response: { 200: ActiveSessionsResponse, 401: ErrorBody } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { count: await repo.countActiveSessions(now()) };
     },
   );
 

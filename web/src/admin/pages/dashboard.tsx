@@ -1,4 +1,4 @@
-import type { AdminUserList } from '@parley/contracts';
+import type { ActiveSessionsResponse, AdminUserList } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, ArrowRight, CalendarDays, Filter, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -21,7 +21,6 @@ import { useBookings, useNow } from '../lib/use-bookings.ts';
 
 /** Dashboard: recent list size and the fixed session count (spec §9). */
 export const RECENT_BOOKINGS = 5;
-export const ACTIVE_SESSIONS = 1;
 
 /**
  * The dashboard (spec §2): Total Bookings, Filtered Results, Admin Users, Active Sessions;
@@ -32,6 +31,10 @@ export function Dashboard({ bookingsHref = '/bookings-admin' }: { bookingsHref?:
   const now = useNow();
   const bookings = useBookings();
   const superAdmin = admin.role === 'super_admin';
+  const sessions = useQuery<ActiveSessionsResponse>({
+    queryKey: ['/api/admin/sessions/active'],
+    ...adminQueryRetry,
+  });
   const users = useQuery<AdminUserList>({
     queryKey: [ADMIN_USERS_PATH],
     enabled: superAdmin,
@@ -74,7 +77,7 @@ export function Dashboard({ bookingsHref = '/bookings-admin' }: { bookingsHref?:
           icon={Users}
           hint={superAdmin ? undefined : 'Visible to super admins'}
         />
-        <StatCard label="Active Sessions" value={ACTIVE_SESSIONS} icon={Activity} />
+        <StatCard label="Active Sessions" value={sessions.data?.count ?? '—'} icon={Activity} />
       </div>
 
       <div className="mb-6">
