@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+          include: [
+            'services/*/test/**/*.test.ts',
+            'gateway/test/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
+            'web/src/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
       },

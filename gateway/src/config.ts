@@ -25,6 +25,13 @@ export const GatewayEnv = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String()),
   /** Keep-alive connections per upstream (default 128). */
   UPSTREAM_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+  /** Multiplies the route table's per-IP budgets (load tests from one address); default 1. */
+  RATE_LIMIT_MULTIPLIER: Type.Optional(Type.Number({ minimum: 1, maximum: 1_000_000 })),
+  /**
+   * Google Analytics 4 measurement id (G-XXXXXXX). Set: the web app loads gtag.js and reports
+   * page views and the spec's events; unset: analytics is a no-op and no script is loaded.
+   */
+  GA_MEASUREMENT_ID: Type.Optional(Type.String({ pattern: '^G-[A-Z0-9]{4,20}$' })),
   /** Public origin (https://parley.example); enables HSTS when https. */
   PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://' })),
 });

@@ -43,8 +43,12 @@ export interface RouteEntry {
   allowPendingPasswordChange?: boolean;
 }
 
-/** Public routes that cost real money or work (speech synthesis, phone calls). */
-const VOICE_PUBLIC_LIMIT: RateLimit = { max: 20, windowSeconds: 60 };
+/**
+ * Public routes that cost real money or work (speech synthesis, phone calls). A scripted
+ * demo speaks nine lines, mostly served from the speech cache, so speech allows a few demos
+ * a minute; the voice service keeps its own limits too.
+ */
+const VOICE_PUBLIC_LIMIT: RateLimit = { max: 120, windowSeconds: 60 };
 const DEMO_CALL_LIMIT: RateLimit = { max: 5, windowSeconds: 60 };
 
 const r = (
@@ -95,6 +99,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/voice/test-synthesis', 'voice', 'admin'),
   r('POST', '/api/voice/call', 'voice', 'admin'),
   r('GET', '/api/voice/conversations', 'voice', 'admin'),
+  r('GET', '/api/voice/overview', 'voice', 'admin'), // (chosen) live figures for the Overview tab
   r('POST', '/api/voice/twilio/status', 'voice', 'signed-webhook'),
 
   // ── email: contacts, address books, campaigns, newsletters, tracking ──────────

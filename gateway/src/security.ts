@@ -1,20 +1,27 @@
 import type { FastifyReply } from 'fastify';
 
+export const GTAG_ORIGIN = 'https://www.googletagmanager.com';
+
 /**
  * Content-Security-Policy of the web app. Scripts only from our origin (the bundle has
  * no inline script); inline styles are allowed because React and Radix set style
  * attributes; audio from blobs (synthesised speech); images from anywhere over https
  * (blog images may be hosted elsewhere).
  */
-export function contentSecurityPolicy(extraConnect: string[] = []): string {
+export function contentSecurityPolicy(opts: { analytics?: boolean } = {}): string {
+  // Google Analytics 4, only when a measurement id is configured: gtag.js and its beacons.
+  const scripts = opts.analytics ? [GTAG_ORIGIN] : [];
+  const connect = opts.analytics
+    ? [GTAG_ORIGIN, 'https://*.google-analytics.com', 'https://*.analytics.google.com']
+    : [];
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${["'self'", ...scripts].join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src ${["'self'", ...extraConnect].join(' ')}`,
+    `connect-src ${["'self'", ...connect].join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -4,6 +4,7 @@ import { bookingService } from '@parley/booking/service';
 import { identityService } from '@parley/identity/service';
 import { createLogger, type RunningService, type ServiceInstance, startService } from '@parley/kit';
 import { createTestDatabase } from '@parley/kit/testing';
+import { voiceService } from '@parley/voice/service';
 import FindMyWay from 'find-my-way';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
@@ -20,6 +21,7 @@ const SUPER = { email: 'root@matrix.test', password: 'matrix super password' };
 let identity: RunningService;
 let booking: RunningService;
 let blog: RunningService;
+let voice: RunningService;
 let gateway: ServiceInstance;
 let base: string;
 let superCookie: string;
@@ -73,12 +75,18 @@ beforeAll(async () => {
     logger,
     listen: { host: '127.0.0.1', port: 0 },
   });
+  voice = await startService(voiceService, {
+    env: { ...common, DATABASE_URL: await createTestDatabase('matrix_voice'), TTS_WORKERS: '1' },
+    logger,
+    listen: { host: '127.0.0.1', port: 0 },
+  });
   gateway = await buildGateway(
     {
       INTERNAL_AUTH_SECRET: secret,
       IDENTITY_URL: identity.url,
       BOOKING_URL: booking.url,
       BLOG_URL: blog.url,
+      VOICE_URL: voice.url,
       WEB_DIST_DIR: '/nonexistent',
     },
     { logger },
@@ -119,6 +127,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  await voice?.stop();
   await blog?.stop();
   await booking?.stop();
   await identity?.stop();
@@ -167,7 +176,7 @@ describe('auth matrix (from the gateway route table)', () => {
   });
 
   it('a service refuses its admin routes when called directly without an assertion', async () => {
-    for (const svc of [identity, booking, blog]) {
+    for (const svc of [identity, booking, blog, voice]) {
       for (const route of svc.app.parleyRoutes) {
         const entry = tableEntry(route.method, route.url);
         if (!entry || (entry.access !== 'admin' && entry.access !== 'super_admin')) continue;
@@ -186,7 +195,7 @@ describe('auth matrix (from the gateway route table)', () => {
 
   it('every route a service serves is in the gateway table (with an access rule) or internal', () => {
     const missing: string[] = [];
-    for (const svc of [identity, booking, blog]) {
+    for (const svc of [identity, booking, blog, voice]) {
       for (const route of svc.app.parleyRoutes) {
         if (/^\/(health|metrics|internal)\b/.test(route.url)) continue;
         const entry = tableEntry(route.method, route.url);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PRERENDER_DIR, PRERENDER_ORIGIN_PLACEHOLDER, type PrerenderManifest } from '@parley/contracts/web';
 import { createLogger, type ServiceInstance, verifyAssertion } from '@parley/kit';
 import { freePort } from '@parley/kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -278,5 +279,142 @@ describe('gateway', () => {
       headers: { ...admin, 'x-requested-with': 'parley' },
     });
     expect(marked.status).toBe(200);
+  });
+});
+
+describe('gateway analytics configuration', () => {
+  async function serveIndex(config: { GA_MEASUREMENT_ID?: string }) {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-web-'));
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><html><head><title>Parley</title></head><body></body></html>',
+    );
+    const app = await buildGateway(
+      { INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'), WEB_DIST_DIR: dir, ...config },
+      { logger: createLogger('gateway-test', 'silent') },
+    );
+    try {
+      const res = await app.inject({ method: 'GET', url: '/use-cases' });
+      return { html: res.body, csp: String(res.headers['content-security-policy']) };
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('loads no analytics and allows no analytics origin without a measurement id', async () => {
+    const { html, csp } = await serveIndex({});
+    expect(html).not.toContain('parley-ga-id');
+    expect(csp).not.toContain('googletagmanager');
+    expect(csp).toContain("script-src 'self';");
+  });
+
+  it('hands the measurement id to the app and lets gtag.js through the CSP when configured', async () => {
+    const { html, csp } = await serveIndex({ GA_MEASUREMENT_ID: 'G-TEST12345' });
+    expect(html).toMatch(/<meta name="parley-ga-id" content="G-TEST12345" \/>\s*<\/head>/);
+    expect(csp).toContain("script-src 'self' https://www.googletagmanager.com;");
+    expect(csp).toMatch(
+      /connect-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/\*\.google-analytics\.com/,
+    );
+  });
+});
+
+describe('robots.txt', () => {
+  it('lets crawlers read the public site, keeps them out of the back office and names the sitemap', async () => {
+    const r = await get('/robots.txt');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('text/plain');
+    const lines = r.text.split('\n');
+    for (const rule of ['User-agent: *', 'Disallow: /admin', 'Disallow: /blog-admin', 'Disallow: /api/']) {
+      expect(lines).toContain(rule);
+    }
+    expect(lines).toContain(`Sitemap: ${base}/sitemap.xml`);
+  });
+});
+
+describe('prerendered pages', () => {
+  const shell =
+    '<!doctype html><html><head><title>Parley</title></head><body><div id="root"></div></body></html>';
+  const page = (name: string) =>
+    `<!doctype html><html><head><link rel="canonical" href="${PRERENDER_ORIGIN_PLACEHOLDER}/${name}"/></head><body><div id="root" data-prerendered="/${name}"><h1>${name}</h1></div></body></html>`;
+
+  async function withPrerendered(
+    config: { PUBLIC_ORIGIN?: string },
+    run: (app: Awaited<ReturnType<typeof buildGateway>>, dir: string) => Promise<void>,
+  ) {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-web-'));
+    mkdirSync(join(dir, PRERENDER_DIR));
+    writeFileSync(join(dir, 'index.html'), shell);
+    writeFileSync(join(dir, PRERENDER_DIR, 'use-cases.html'), page('use-cases'));
+    writeFileSync(join(dir, PRERENDER_DIR, 'blog.html'), page('blog'));
+    const manifest: PrerenderManifest = {
+      '/use-cases': { file: 'use-cases.html', queryMatters: false },
+      '/blog': { file: 'blog.html', queryMatters: true },
+    };
+    writeFileSync(join(dir, PRERENDER_DIR, 'manifest.json'), JSON.stringify(manifest));
+    const app = await buildGateway(
+      { INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'), WEB_DIST_DIR: dir, ...config },
+      { logger: createLogger('gateway-test', 'silent') },
+    );
+    try {
+      await run(app, dir);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('serves a listed page prerendered, with absolute URLs on the address asked for', async () => {
+    await withPrerendered({}, async (app) => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/use-cases',
+        headers: { host: 'parley.test:8080' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<h1>use-cases</h1>');
+      expect(res.body).toContain('href="http://parley.test:8080/use-cases"');
+      expect(res.body).not.toContain(PRERENDER_ORIGIN_PLACEHOLDER);
+    });
+  });
+
+  it('uses PUBLIC_ORIGIN when set, and never puts a forged Host header into the page', async () => {
+    await withPrerendered({ PUBLIC_ORIGIN: 'https://www.parley.example/' }, async (app) => {
+      const res = await app.inject({ method: 'GET', url: '/use-cases', headers: { host: 'evil.test' } });
+      expect(res.body).toContain('href="https://www.parley.example/use-cases"');
+    });
+    await withPrerendered({}, async (app) => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/use-cases',
+        headers: { host: 'x"><script>alert(1)</script>' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('<script>alert(1)</script>');
+      expect(res.body).toContain('href="http://localhost/use-cases"');
+    });
+  });
+
+  it('serves the shell where the query string matters, for unlisted paths, and after a rebuild removes a page', async () => {
+    await withPrerendered({}, async (app, dir) => {
+      expect((await app.inject({ method: 'GET', url: '/blog' })).body).toContain('<h1>blog</h1>');
+      expect((await app.inject({ method: 'GET', url: '/blog?page=2' })).body).toBe(shell);
+      // A query string that the page ignores still gets the prerendered page.
+      expect((await app.inject({ method: 'GET', url: '/use-cases?utm_source=x' })).body).toContain(
+        '<h1>use-cases</h1>',
+      );
+      for (const url of ['/admin', '/blog/a-post', '/use-cases/', '/toString', '/constructor']) {
+        expect((await app.inject({ method: 'GET', url })).body, url).toBe(shell);
+      }
+      // A rebuilt bundle without the page: the next visit gets the shell (files are re-read on change).
+      writeFileSync(
+        join(dir, PRERENDER_DIR, 'manifest.json'),
+        JSON.stringify({ '/blog': { file: 'blog.html', queryMatters: true } }),
+      );
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(dir, PRERENDER_DIR, 'manifest.json'), later, later);
+      expect((await app.inject({ method: 'GET', url: '/use-cases' })).body).toBe(shell);
+    });
   });
 });

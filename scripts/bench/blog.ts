@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startPlatform } from '../lib/platform.ts';
 import { load, table } from './_load.ts';
+import { seedPublishedPosts, signInCookie } from './_seed.ts';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const email = 'bench-admin@parley.test';
@@ -23,27 +24,7 @@ try {
   >;
   const direct = upstreams.BLOG_URL;
   if (!direct) throw new Error('blog upstream not found');
-  const signIn = await fetch(`${base}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
-  for (let i = 1; i <= 10; i++) {
-    const gen = await fetch(`${base}/api/admin/generate-blog`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ topic: `Voice agents for busy front desks, part ${i}`, generateImage: false }),
-    });
-    const { post } = (await gen.json()) as { post: Record<string, unknown> };
-    const created = await fetch(`${base}/api/blog`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ ...post, slug: `${post.slug}-${i}`, status: 'published' }),
-    });
-    if (created.status !== 201)
-      throw new Error(`creating a post answered ${created.status}: ${await created.text()}`);
-  }
+  await seedPublishedPosts(base, await signInCookie(base, email, password), 10);
   const path = '/api/blog';
   const size = (await (await fetch(base + path)).text()).length;
   console.log(`GET ${path}: 10 posts, ${size} bytes per answer`);

@@ -22,6 +22,12 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}) {
 
 /** Generates Prisma clients and builds the web bundle when their sources changed. */
 export function buildWhatIsNeeded(log: (msg: string) => void): void {
+  generatePrismaClients(log);
+  buildWeb(log);
+}
+
+/** Generates each service's Prisma client when it is missing or older than its schema. */
+export function generatePrismaClients(log: (msg: string) => void): void {
   for (const service of readdirSync(join(repoRoot, 'services'))) {
     const schema = join(repoRoot, 'services', service, 'prisma/schema.prisma');
     if (!existsSync(schema)) continue;
@@ -33,6 +39,9 @@ export function buildWhatIsNeeded(log: (msg: string) => void): void {
       });
     }
   }
+}
+
+function buildWeb(log: (msg: string) => void): void {
   const dist = join(repoRoot, 'web/dist/index.html');
   const sources = Math.max(
     newestMtime(join(repoRoot, 'web/src')),
@@ -41,6 +50,8 @@ export function buildWhatIsNeeded(log: (msg: string) => void): void {
   );
   if (process.env.PARLEY_SKIP_WEB_BUILD !== 'true' && newestMtime(dist) < sources) {
     log('building the web bundle');
-    run('pnpm', ['--filter', '@parley/web', 'run', 'build']);
+    // Always a production build: a NODE_ENV inherited from a test runner (vitest sets 'test')
+    // would otherwise ship React's development build.
+    run('pnpm', ['--filter', '@parley/web', 'run', 'build'], { NODE_ENV: 'production' });
   }
 }

@@ -2,6 +2,7 @@ import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
 import { identityService } from '@parley/identity/service';
 import type { ServiceModule } from '@parley/kit';
+import { voiceService } from '@parley/voice/service';
 
 /**
  * Every service that exists, in start order. Adding a service = one line here plus its
@@ -11,6 +12,7 @@ export const SERVICES: ServiceModule[] = [
   identityService,
   bookingService,
   blogService,
+  voiceService,
 ] as unknown as ServiceModule[];
 
 /** Env var the gateway reads for a service's upstream URL. */

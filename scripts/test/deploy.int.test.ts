@@ -10,6 +10,7 @@ import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
 import { GatewayEnv } from '@parley/gateway/config';
 import { identityService } from '@parley/identity/service';
+import { voiceService } from '@parley/voice/service';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../lib/paths.ts';
 import {
@@ -52,6 +53,7 @@ const KNOWN_ENV: Record<string, Set<string>> = {
   booking: new Set([...Object.keys(bookingService.envSchema.properties), ...HELPER_KEYS]),
   identity: new Set([...Object.keys(identityService.envSchema.properties), ...HELPER_KEYS]),
   blog: new Set([...Object.keys(blogService.envSchema.properties), ...HELPER_KEYS]),
+  voice: new Set([...Object.keys(voiceService.envSchema.properties), ...HELPER_KEYS]),
 };
 
 const componentOf = (o: K8sObject): string | undefined =>
@@ -271,7 +273,13 @@ describe.skipIf(gate.skip)('Helm chart charts/parley', () => {
       ),
     );
     refs.delete(undefined);
-    expect([...refs].sort()).toEqual(['parley-blog', 'parley-identity', 'parley-postgres', 'parley-shared']);
+    expect([...refs].sort()).toEqual([
+      'parley-blog',
+      'parley-identity',
+      'parley-postgres',
+      'parley-shared',
+      'parley-voice',
+    ]);
     for (const d of ofKind(r.objects, 'Deployment')) {
       expect(podSpecOf(d).containers[0].image).toMatch(/^registry\.example\.com\/parley\/[a-z]+:0\.1\.0$/);
       expect(podSpecOf(d).imagePullSecrets).toEqual([{ name: 'registry-credentials' }]);

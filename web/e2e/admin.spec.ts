@@ -1,13 +1,11 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/admin.ts';
+import { expect, type Locator, type Page, test } from './support/test.ts';
 
 /**
  * Admin back office end to end, against the real platform (gateway + identity + booking).
  * The first admin (a super_admin) is created by the platform from PARLEY_ADMIN_EMAIL /
  * PARLEY_ADMIN_PASSWORD; scripts/e2e.ts passes the same variables to the tests.
  */
-
-const ADMIN_EMAIL = process.env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.test';
-const ADMIN_PASSWORD = process.env.PARLEY_ADMIN_PASSWORD ?? 'e2e-admin-password-1';
 
 function toasts(page: Page): Locator {
   // The visible toast list, not Radix's screen-reader announcer (which repeats the text).

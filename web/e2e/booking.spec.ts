@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from './support/test.ts';
 
 /**
  * Booking slice end to end, against the real platform (gateway + booking service).

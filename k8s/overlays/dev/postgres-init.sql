@@ -2,3 +2,4 @@
 CREATE DATABASE parley_identity OWNER parley;
 CREATE DATABASE parley_booking OWNER parley;
 CREATE DATABASE parley_blog OWNER parley;
+CREATE DATABASE parley_voice OWNER parley;

@@ -3,6 +3,7 @@ import { BlogPostDeletedEvent, BlogPostEvent } from './blog.ts';
 import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
 import type { ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
+import { CallEvent } from './voice.ts';
 
 /**
  * The event catalogue: every subject any service publishes, its producer and its
@@ -33,6 +34,8 @@ export const EVENTS = {
   'blog.post.updated': def('blog', BlogPostEvent),
   'blog.post.unpublished': def('blog', BlogPostEvent),
   'blog.post.deleted': def('blog', BlogPostDeletedEvent),
+  'voice.call.started': def('voice', CallEvent),
+  'voice.call.completed': def('voice', CallEvent),
   'identity.admin.invited': def('identity', AdminInvitedEvent),
   'identity.admin.deleted': def('identity', AdminDeletedEvent),
   'identity.session.revoked': def('identity', SessionRevokedEvent),

@@ -8,3 +8,5 @@ export * from './identity.ts';
 export * from './phone.ts';
 export * from './schedule.ts';
 export * from './schema.ts';
+export * from './voice.ts';
+export * from './web.ts';

@@ -44,6 +44,15 @@ export function statusText(status: number): string {
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
   const status =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status >= 500 && (reply.raw.destroyed || request.raw.socket?.destroyed)) {
+    // The client went away mid-answer (a closed tab, a load tool stopping): nothing failed
+    // on our side and nobody is left to answer.
+    request.log.info(
+      { err: { message: error.message, code: (error as FastifyError).code } },
+      'client closed the connection',
+    );
+    return reply;
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -1,65 +1,54 @@
-import { CalendarCheck, Clock, PhoneCall, ShieldCheck } from 'lucide-react';
-import { openBookingModal } from '../lib/events.ts';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { revealSection } from '../components/layout/section-link.tsx';
+import { PageMeta } from '../components/seo/page-meta.tsx';
+import { About } from './home/about.tsx';
+import { Contact } from './home/contact.tsx';
+import { Demos } from './home/demos.tsx';
+import { Features } from './home/features.tsx';
+import { Hero } from './home/hero.tsx';
+import { Pricing } from './home/pricing.tsx';
+import { Technology } from './home/technology.tsx';
+import { Testimonials } from './home/testimonials.tsx';
 
-const HIGHLIGHTS = [
-  { icon: PhoneCall, label: 'Answers every call, 24/7' },
-  { icon: CalendarCheck, label: 'Books straight into your calendar' },
-  { icon: ShieldCheck, label: 'SOC 2 Type II · GDPR · ISO 27001' },
-];
+const TITLE = 'Parley — AI voice agents that answer calls and book appointments';
+const DESCRIPTION =
+  'Parley builds AI voice agents that answer your business calls, qualify callers and book appointments around the clock, in 50+ languages, with 98.7% accuracy and 99.9% uptime.';
 
-const STATS = [
-  { value: '98.7%', label: 'accuracy' },
-  { value: '50+', label: 'languages' },
-  { value: '99.9%', label: 'uptime' },
-  { value: '1M+', label: 'minutes handled' },
-];
-
+/**
+ * The home page (spec §2 "Home page"): hero, features, technology, testimonials, demo
+ * scenarios, pricing, about and contact, in that order (the footer is the layout's). Plain
+ * components in one chunk, so the first paint needs no further requests.
+ */
 export default function HomePage() {
+  const { hash } = useLocation();
+
+  // Arriving from another route (or a shared link) with '/#pricing': the section did not
+  // exist when the browser or the router looked for it, so bring it into view now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on arrival only; later hash changes scroll themselves.
+  useEffect(() => {
+    let id = '';
+    try {
+      id = decodeURIComponent(hash.slice(1));
+    } catch {
+      return; // a malformed hash names no section
+    }
+    // An instant jump, as a page load does: a smooth scroll could be cut short by the router's
+    // own scroll handling of the same navigation.
+    if (id) revealSection(id, 'instant');
+  }, []);
+
   return (
-    <section
-      aria-labelledby="hero-title"
-      className="relative overflow-hidden bg-[radial-gradient(ellipse_at_top,_rgba(34,211,238,0.16),_transparent_60%)] pt-32 pb-24 sm:pt-40"
-    >
-      <div className="mx-auto max-w-4xl px-4 text-center sm:px-6">
-        <p className="mx-auto mb-6 inline-flex items-center gap-2 rounded-full border border-cyan-400/30 bg-cyan-400/10 px-3 py-1 text-xs font-medium text-cyan-200">
-          <Clock className="h-3.5 w-3.5" aria-hidden="true" />
-          Live in days, not months
-        </p>
-        <h1 id="hero-title" className="text-4xl font-bold tracking-tight text-white sm:text-6xl">
-          AI voice agents that answer your calls and <span className="text-brand">book appointments</span>
-        </h1>
-        <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-300">
-          Parley picks up every call in a natural voice, answers questions, qualifies callers and schedules
-          them straight into your calendar, for healthcare, real estate, legal, finance and hospitality teams.
-        </p>
-        <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <button
-            type="button"
-            onClick={openBookingModal}
-            className="inline-flex items-center gap-2 rounded-xl bg-brand px-6 py-3 text-base font-semibold text-navy-950 shadow-lg shadow-cyan-500/25 transition hover:bg-brand-strong"
-          >
-            <CalendarCheck className="h-5 w-5" aria-hidden="true" />
-            Request Demo
-          </button>
-        </div>
-        <ul className="mt-10 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-400">
-          {HIGHLIGHTS.map(({ icon: Icon, label }) => (
-            <li key={label} className="inline-flex items-center gap-2">
-              <Icon className="h-4 w-4 text-brand" aria-hidden="true" />
-              {label}
-            </li>
-          ))}
-        </ul>
-        <dl className="mx-auto mt-16 grid max-w-3xl grid-cols-2 gap-4 sm:grid-cols-4">
-          {STATS.map((s) => (
-            <div key={s.label} className="rounded-xl border border-navy-700 bg-navy-900/60 px-4 py-5">
-              <dt className="sr-only">{s.label}</dt>
-              <dd className="text-2xl font-bold text-white">{s.value}</dd>
-              <dd className="mt-1 text-xs uppercase tracking-wide text-slate-400">{s.label}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
-    </section>
+    <>
+      <PageMeta title={TITLE} description={DESCRIPTION} path="/" />
+      <Hero />
+      <Features />
+      <Technology />
+      <Testimonials />
+      <Demos />
+      <Pricing />
+      <About />
+      <Contact />
+    </>
   );
 }

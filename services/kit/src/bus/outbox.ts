@@ -140,7 +140,17 @@ export class OutboxRelay {
     this.listener = null;
     await listener?.end().catch(() => {});
     await this.draining;
-    await this.drain().catch((err) => this.logger.error({ err }, 'final outbox flush failed'));
+    await this.drain().catch((err) => {
+      // Ctrl-C reaches a local PostgreSQL too, which may already be going down: nothing is
+      // lost, since unpublished events stay in the table for the next start to relay.
+      if (isServerGoingAway(err)) {
+        this.logger.warn(
+          'final outbox flush skipped: the database is shutting down; unpublished events stay queued',
+        );
+      } else {
+        this.logger.error({ err }, 'final outbox flush failed');
+      }
+    });
   }
 
   /** Events committed but not yet published. */
@@ -258,4 +268,10 @@ export class OutboxRelay {
       client.release(broken ?? undefined);
     }
   }
+}
+
+/** PostgreSQL refusing work because it is stopping (57P01 admin shutdown, 57P03 cannot connect now) or gone. */
+function isServerGoingAway(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '57P01' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET';
 }

@@ -21,14 +21,6 @@ export function ComingSoon({ title, description }: { title: string; description:
   );
 }
 
-export const BLOG_PLACEHOLDER = {
-  title: 'Blog Management',
-  description: 'Write, generate and publish blog posts.',
-};
-export const VOICE_PLACEHOLDER = {
-  title: 'Voice AI Management',
-  description: 'Test voice synthesis, place AI calls and review call history.',
-};
 export const SETTINGS_PLACEHOLDER = {
   title: 'Settings',
   description: 'Outgoing mail, brand, security, test mode and diagnostics.',

@@ -8,10 +8,10 @@ import {
   RefreshCw,
 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
+import { Tabs } from '../../components/tabs.tsx';
 import { BookingCard } from '../components/booking-card.tsx';
 import { BookingFilterPanel } from '../components/booking-filters.tsx';
 import { ContactRequests } from '../components/contact-requests.tsx';
-import { Tabs } from '../components/tabs.tsx';
 import { EmptyState, ErrorState, LoadingState, StatCard, secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import {

@@ -1,13 +1,10 @@
 import { BookOpen, CalendarDays, LayoutDashboard, type LucideIcon, Mic, Settings, Users } from 'lucide-react';
 import { useSearchParams } from 'react-router';
+import { ConsoleBlogTab } from '../blog/console-tab.tsx';
 import { AdminFrame } from '../components/admin-frame.tsx';
-import {
-  BLOG_PLACEHOLDER,
-  ComingSoon,
-  SETTINGS_PLACEHOLDER,
-  VOICE_PLACEHOLDER,
-} from '../components/coming-soon.tsx';
+import { ComingSoon, SETTINGS_PLACEHOLDER } from '../components/coming-soon.tsx';
 import { AdminGuard, useAdmin, useLogout } from '../lib/session.tsx';
+import { VoiceAiManagement } from '../voice/page.tsx';
 import { BookingManagement } from './bookings.tsx';
 import { Dashboard } from './dashboard.tsx';
 import { LoginScreen } from './login.tsx';
@@ -55,9 +52,9 @@ function Console() {
       ) : section === 'users' ? (
         <UserManagement />
       ) : section === 'voice' ? (
-        <ComingSoon {...VOICE_PLACEHOLDER} />
+        <VoiceAiManagement />
       ) : section === 'blog' ? (
-        <ComingSoon {...BLOG_PLACEHOLDER} />
+        <ConsoleBlogTab />
       ) : section === 'settings' ? (
         <ComingSoon {...SETTINGS_PLACEHOLDER} />
       ) : (

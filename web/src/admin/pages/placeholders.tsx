@@ -1,19 +1,6 @@
-import {
-  BLOG_PLACEHOLDER,
-  ComingSoon,
-  SETTINGS_PLACEHOLDER,
-  VOICE_PLACEHOLDER,
-} from '../components/coming-soon.tsx';
+import { ComingSoon, SETTINGS_PLACEHOLDER } from '../components/coming-soon.tsx';
 
 /** Routed screens of later releases, shown inside the admin shell. */
-
-export function BlogAdminPage() {
-  return <ComingSoon {...BLOG_PLACEHOLDER} />;
-}
-
-export function VoiceAiPage() {
-  return <ComingSoon {...VOICE_PLACEHOLDER} />;
-}
 
 export function SettingsPage() {
   return <ComingSoon {...SETTINGS_PLACEHOLDER} />;

@@ -23,7 +23,6 @@ export function DateStep({
               <button
                 type="button"
                 data-date={date}
-                aria-label={formatLongDate(date)}
                 aria-pressed={isSelected}
                 onClick={() => onSelect(date)}
                 className={clsx(
@@ -33,9 +32,17 @@ export function DateStep({
                     : 'border-navy-600 bg-navy-800 text-slate-200 hover:border-brand/70 hover:bg-navy-700',
                 )}
               >
-                <span className="text-xs uppercase tracking-wide text-slate-400">{p.weekday}</span>
-                <span className="text-xl font-semibold">{p.day}</span>
-                <span className="text-xs text-slate-400">{p.month}</span>
+                {/* Screen readers get the whole date; the short visual parts are hidden from them. */}
+                <span className="sr-only">{formatLongDate(date)}</span>
+                <span aria-hidden="true" className="text-xs uppercase tracking-wide text-slate-400">
+                  {p.weekday}
+                </span>
+                <span aria-hidden="true" className="text-xl font-semibold">
+                  {p.day}
+                </span>
+                <span aria-hidden="true" className="text-xs text-slate-400">
+                  {p.month}
+                </span>
               </button>
             </li>
           );

@@ -1,8 +1,8 @@
 import { MAX_GUESTS } from '@parley/contracts/booking';
-import { formatPhone, PHONE_DISPLAY_MAX_LENGTH } from '@parley/contracts/phone';
 import { CalendarClock, Loader2, Plus, Trash2, UserPlus } from 'lucide-react';
-import { type ClipboardEvent, type FormEvent, useEffect, useId, useRef } from 'react';
+import { type FormEvent, useEffect, useId, useRef } from 'react';
 import { formatLongDate, formatSlotTime } from './format.ts';
+import { PhoneInput } from './phone-input.tsx';
 
 export interface GuestRow {
   key: number;
@@ -29,7 +29,7 @@ export const EMPTY_DETAILS: DetailsValues = {
 };
 
 const inputClass =
-  'w-full rounded-lg border border-navy-600 bg-navy-800 px-3 py-2 text-sm text-white placeholder:text-slate-500 transition focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40';
+  'w-full rounded-lg border border-navy-600 bg-navy-800 px-3 py-2 text-sm text-white placeholder:text-slate-400 transition focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40';
 const labelClass = 'mb-1 block text-sm font-medium text-slate-300';
 const secondaryButton =
   'rounded-lg border border-navy-600 px-3 py-1.5 text-sm text-slate-200 transition hover:border-brand/70 hover:text-white disabled:opacity-50';
@@ -83,20 +83,6 @@ export function DetailsStep({
       'guests',
       values.guests.filter((g) => g.key !== key),
     );
-
-  /** A pasted '+1 555 123 4567' keeps its last ten digits instead of being cut by maxLength. */
-  const onPhonePaste = (e: ClipboardEvent<HTMLInputElement>) => {
-    const el = e.currentTarget;
-    const start = el.selectionStart ?? el.value.length;
-    const end = el.selectionEnd ?? el.value.length;
-    let digits = (el.value.slice(0, start) + e.clipboardData.getData('text') + el.value.slice(end)).replace(
-      /\D/g,
-      '',
-    );
-    if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-    e.preventDefault();
-    set('phone', formatPhone(digits));
-  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -164,18 +150,12 @@ export function DetailsStep({
           <label htmlFor={`${id}-phone`} className={labelClass}>
             Phone
           </label>
-          <input
+          <PhoneInput
             id={`${id}-phone`}
             name="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel-national"
-            placeholder="(555) 123-4567"
-            maxLength={PHONE_DISPLAY_MAX_LENGTH}
             className={inputClass}
             value={values.phone}
-            onChange={(e) => set('phone', formatPhone(e.target.value))}
-            onPaste={onPhonePaste}
+            onValueChange={(phone) => set('phone', phone)}
           />
         </div>
         <div>
@@ -215,7 +195,7 @@ export function DetailsStep({
           <span>Guests</span>
         </legend>
         {values.guests.length === 0 ? (
-          <p className="text-xs text-slate-500">Invite colleagues; they receive the invitation too.</p>
+          <p className="text-xs text-slate-400">Invite colleagues; they receive the invitation too.</p>
         ) : null}
         <ul className="space-y-2">
           {values.guests.map((g, i) => (
@@ -270,7 +250,7 @@ export function DetailsStep({
           Add Guest
         </button>
         {values.guests.length >= MAX_GUESTS ? (
-          <p className="text-xs text-slate-500">You can invite up to {MAX_GUESTS} guests.</p>
+          <p className="text-xs text-slate-400">You can invite up to {MAX_GUESTS} guests.</p>
         ) : null}
       </fieldset>
 

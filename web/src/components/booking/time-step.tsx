@@ -38,7 +38,7 @@ export function TimeStep({
         <h3 className="text-sm font-medium text-slate-300">
           Available times for <span className="text-white">{formatLongDate(date)}</span>
         </h3>
-        <span className="text-xs text-slate-500">Eastern Time (EST)</span>
+        <span className="text-xs text-slate-400">Eastern Time (EST)</span>
       </div>
 
       {query.isPending ? (

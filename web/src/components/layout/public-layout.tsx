@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { BookingModal } from '../booking/booking-modal.tsx';
-import { Logo } from './logo.tsx';
+import { TryAgent } from '../try-agent/try-agent.tsx';
+import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
 
 /** Frame of every public page: fixed nav bar, the page, a footer and the booking modal (mounted once). */
@@ -14,16 +15,12 @@ export function PublicLayout() {
         Skip to content
       </a>
       <NavBar />
-      <main id="main" className="flex-1">
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>
-      <footer className="border-t border-navy-800 bg-navy-950">
-        <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-8 text-sm text-slate-400 sm:flex-row sm:px-6">
-          <Logo className="opacity-80" />
-          <p>© {new Date().getFullYear()} Parley. AI voice agents for business phone lines.</p>
-        </div>
-      </footer>
+      <Footer />
       <BookingModal />
+      <TryAgent />
       <ScrollRestoration />
     </div>
   );

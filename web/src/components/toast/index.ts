@@ -1,2 +1,2 @@
-export { Toaster } from './toaster.tsx';
+export { Toaster } from './lazy-toaster.tsx';
 export { dismissToast, type ToastInput, type ToastVariant, toast, useToast } from './use-toast.ts';

@@ -1,19 +1,61 @@
-import { createBrowserRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { PublicLayout } from './components/layout/public-layout.tsx';
 import { RouteError } from './components/layout/route-error.tsx';
 
 /**
- * The route table of the web app (spec §2). Every page is a lazy route so it ships in its
+ * The route table of the web app (spec §2), shared by the browser (main.tsx) and the
+ * build-time prerenderer (entry-server.tsx). Every page is a lazy route so it ships in its
  * own chunk; the public layout (nav bar + booking modal) is in the entry chunk so the
  * frame paints at once. The admin screens have their own frame: the sign-in screens stand
  * alone, the others share the admin shell (guard + sidebar).
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     Component: PublicLayout,
     ErrorBoundary: RouteError,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./pages/home.tsx')).default }) },
+      { path: 'blog', lazy: async () => ({ Component: (await import('./blog/list-page.tsx')).default }) },
+      {
+        path: 'blog/:slug',
+        lazy: async () => ({ Component: (await import('./blog/post-page.tsx')).default }),
+      },
+      {
+        path: 'voice-agent-preview',
+        lazy: async () => ({ Component: (await import('./pages/demos/platform-preview/page.tsx')).default }),
+      },
+      {
+        path: 'agent-platform',
+        lazy: async () => ({ Component: (await import('./pages/demos/platform-preview/page.tsx')).default }),
+      },
+      {
+        path: 'voice-wave-demo',
+        lazy: async () => ({ Component: (await import('./pages/demos/voice-wave/page.tsx')).default }),
+      },
+      {
+        path: 'simulated-call-demo',
+        lazy: async () => ({ Component: (await import('./pages/demos/simulated-call/page.tsx')).default }),
+      },
+      {
+        path: 'privacy-policy',
+        lazy: async () => ({ Component: (await import('./pages/legal/privacy-policy.tsx')).default }),
+      },
+      {
+        path: 'terms-conditions',
+        lazy: async () => ({ Component: (await import('./pages/legal/terms-conditions.tsx')).default }),
+      },
+      {
+        path: 'app-privacy',
+        lazy: async () => ({ Component: (await import('./pages/legal/app-privacy.tsx')).default }),
+      },
+      {
+        path: 'book-demo',
+        lazy: async () => ({ Component: (await import('./pages/book-demo.tsx')).default }),
+      },
+      {
+        path: 'use-cases',
+        lazy: async () => ({ Component: (await import('./pages/use-cases/page.tsx')).default }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./pages/not-found.tsx')).default }) },
     ],
   },
@@ -69,11 +111,11 @@ export const router = createBrowserRouter([
           },
           {
             path: 'blog-admin',
-            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).BlogAdminPage }),
+            lazy: async () => ({ Component: (await import('./admin/blog/page.tsx')).default }),
           },
           {
             path: 'admin/voice-ai',
-            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).VoiceAiPage }),
+            lazy: async () => ({ Component: (await import('./admin/voice/page.tsx')).default }),
           },
           {
             path: 'admin/settings',
@@ -101,4 +143,4 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+];

@@ -4,11 +4,13 @@ import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 export interface TabDef<K extends string> {
   key: K;
   label: ReactNode;
+  icon?: ReactNode;
 }
 
 /**
- * Accessible tabs (WAI-ARIA pattern): arrow keys, Home and End move between tabs and
- * select them; only the selected tab is in the tab order; the panel is labelled by its tab.
+ * Accessible tabs for public and admin screens (WAI-ARIA pattern, automatic activation): arrow keys, Home
+ * and End move between tabs and select them; only the selected tab is in the tab order; the
+ * panel is labelled by its tab and focusable so keyboard users reach its content next.
  */
 export function Tabs<K extends string>({
   label,
@@ -48,9 +50,8 @@ export function Tabs<K extends string>({
       <div
         role="tablist"
         aria-label={label}
-        tabIndex={-1}
         onKeyDown={onKeyDown}
-        className="mb-4 inline-flex rounded-xl border border-navy-700 bg-navy-900 p-1"
+        className="flex w-fit max-w-full gap-1 overflow-x-auto rounded-xl border border-navy-700 bg-navy-900 p-1"
       >
         {tabs.map((t) => (
           <button
@@ -67,15 +68,25 @@ export function Tabs<K extends string>({
             tabIndex={t.key === selected ? 0 : -1}
             onClick={() => onSelect(t.key)}
             className={clsx(
-              'rounded-lg px-3 py-1.5 text-sm font-medium transition',
-              t.key === selected ? 'bg-brand text-navy-950' : 'text-slate-300 hover:text-white',
+              'inline-flex shrink-0 items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition',
+              t.key === selected
+                ? 'bg-brand text-navy-950'
+                : 'text-slate-300 hover:bg-navy-800 hover:text-white',
             )}
           >
+            {t.icon}
             {t.label}
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${selected}`}>
+      <div
+        role="tabpanel"
+        id={`${id}-panel`}
+        aria-labelledby={`${id}-tab-${selected}`}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern makes the panel focusable.
+        tabIndex={0}
+        className="mt-4 rounded-2xl focus-visible:outline-offset-4"
+      >
         {children}
       </div>
     </div>

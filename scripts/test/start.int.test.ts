@@ -1,0 +1,103 @@
+/**
+ * `pnpm start` as a person runs it: through the tsx CLI, in its own process group, stopped by
+ * Ctrl-C, which a terminal delivers to every process of the group at once (the tsx parent, the
+ * script, and the embedded PostgreSQL and nats-server it spawned).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../services/kit/src/testing/ports.ts';
+import { repoRoot } from '../lib/paths.ts';
+
+const TSX_CLI = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess, ms: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && child.exitCode === null) {
+    if (
+      await fetch(`${url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`pnpm start did not become ready at ${url}:\n${output().slice(-4000)}`);
+}
+
+describe('pnpm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
+  // mkdtemp makes it 0700; run as root, PostgreSQL (user postgres) must enter it.
+  chmodSync(dataDir, 0o755);
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('stops in order and exits 0 when Ctrl-C reaches its whole process group', async () => {
+    const port = await freePort();
+    let output = '';
+    const child = spawn(process.execPath, [TSX_CLI, 'scripts/start.ts'], {
+      cwd: repoRoot,
+      // A process group of its own, like a shell job: kill(-pid) is the terminal's Ctrl-C.
+      detached: true,
+      env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), PARLEY_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (b: Buffer) => {
+      output += b.toString();
+    });
+    child.stderr?.on('data', (b: Buffer) => {
+      output += b.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitReady(`http://127.0.0.1:${port}`, child, 150_000, () => output);
+      const pidFile = join(dataDir, 'postgres/pgdata/postmaster.pid');
+      expect(existsSync(pidFile)).toBe(true);
+      const postgresPid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+      expect(alive(postgresPid)).toBe(true);
+
+      process.kill(-(child.pid as number), 'SIGINT');
+      const code = await Promise.race([
+        exited,
+        new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000)),
+      ]);
+      expect(code, output.slice(-4000)).toBe(0);
+      // Every step ran: the last one stops PostgreSQL, which must not be left behind.
+      expect(output).toContain('stopping Parley');
+      for (const service of ['identity', 'booking', 'blog', 'voice']) {
+        expect(output).toContain(`${service} service stopped`);
+      }
+      expect(output).not.toContain('still stopping');
+      expect(output).not.toMatch(/"level":50/);
+      const deadline = Date.now() + 5000;
+      while (alive(postgresPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(postgresPid), 'PostgreSQL outlived pnpm start').toBe(false);
+    } finally {
+      if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    }
+  }, 200_000);
+});
+
+describe('scripts that run before the Prisma clients exist', () => {
+  // A fresh clone has no generated clients until these scripts generate them, so they must
+  // not import a service (which imports its client) before doing so.
+  it.each(['scripts/start.ts', 'scripts/admin-create.ts'])('%s imports no service statically', (file) => {
+    const source = readFileSync(join(repoRoot, file), 'utf8');
+    const staticImports = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+    expect(staticImports.length).toBeGreaterThan(0);
+    for (const spec of staticImports) {
+      expect(spec, file).not.toMatch(/^@parley\/(identity|booking|blog|voice)(\/|$)|lib\/services\.ts$/);
+    }
+  });
+});

@@ -1,0 +1,4 @@
+import { runServiceMain } from '@parley/kit';
+import { voiceService } from './service.ts';
+
+await runServiceMain(voiceService);

@@ -1,0 +1,288 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Conversation, EventEnvelope } from '@parley/contracts';
+import {
+  createBus,
+  createLogger,
+  type EventBus,
+  type RunningService,
+  signAssertion,
+  startService,
+} from '@parley/kit';
+import { createTestDatabase } from '@parley/kit/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { voiceService } from '../src/service.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
+type Json = any;
+const secret = randomBytes(32).toString('hex');
+const logger = createLogger('voice-calls-test', 'silent');
+let sim: RunningService;
+let twilioSvc: RunningService;
+let admin: Record<string, string>;
+let observer: EventBus;
+let db: pg.Pool;
+const events: EventEnvelope[] = [];
+const AUTH_TOKEN = 'f'.repeat(32);
+const BASE = 'https://parley.example';
+
+async function call(
+  svc: RunningService,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${svc.url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json: Json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, body: json, text };
+}
+const until = async (cond: () => Promise<boolean> | boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+/** Twilio's documented algorithm: HMAC-SHA1 over the URL plus the POST fields sorted by name. */
+function twilioSignature(token: string, url: string, params: Record<string, string>): string {
+  const data =
+    url +
+    Object.keys(params)
+      .sort()
+      .map((k) => k + params[k])
+      .join('');
+  return createHmac('sha1', token).update(Buffer.from(data, 'utf-8')).digest('base64');
+}
+
+beforeAll(async () => {
+  const natsUrl = process.env.NATS_URL;
+  const common = {
+    INTERNAL_AUTH_SECRET: secret,
+    NATS_URL: natsUrl,
+    LOG_LEVEL: 'silent' as const,
+    TTS_WORKERS: '1',
+  };
+  const databaseUrl = await createTestDatabase('voice_calls');
+  sim = await startService(voiceService, {
+    env: {
+      ...common,
+      DATABASE_URL: databaseUrl,
+      DEMO_CALLS_PER_NUMBER_PER_DAY: '2',
+      DEMO_CALLS_PER_IP_PER_DAY: '4',
+      DEMO_CALLS_MAX_CONCURRENT: '3',
+    },
+    logger,
+    listen: { host: '127.0.0.1', port: 0 },
+  });
+  // A replica configured for Twilio (it never places a call here; it checks callbacks).
+  twilioSvc = await startService(voiceService, {
+    env: {
+      ...common,
+      DATABASE_URL: databaseUrl,
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+      TWILIO_FROM_NUMBER: '+15005550006',
+      PUBLIC_BASE_URL: BASE,
+    },
+    logger,
+    listen: { host: '127.0.0.1', port: 0 },
+  });
+  admin = { 'x-parley-assertion': await signAssertion(secret, { adminId: 'a1', role: 'admin' }) };
+  db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  observer = await createBus({ natsUrl, name: 'voice-test-observer', logger });
+  await observer.subscribe({
+    durable: `voice-test-${Date.now()}`,
+    subjects: ['voice.call.started', 'voice.call.completed'],
+    handler: async (e) => void events.push(e),
+  });
+});
+afterAll(async () => {
+  await observer?.close();
+  await db?.end();
+  await twilioSvc?.stop();
+  await sim?.stop();
+});
+
+describe('admin calls (simulated without Twilio)', () => {
+  it('requires a phone number and an admin', async () => {
+    expect((await call(sim, 'POST', '/api/voice/call', { phoneNumber: '5551234567' })).status).toBe(401);
+    const missing = await call(sim, 'POST', '/api/voice/call', { phoneNumber: ' ' }, admin);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Please enter a phone number');
+  });
+
+  it('normalises the number, goes through Twilio’s statuses to completed and records a transcript', async () => {
+    const r = await call(
+      sim,
+      'POST',
+      '/api/voice/call',
+      { phoneNumber: '(415) 555-0134', message: 'Hello from the test.' },
+      admin,
+    );
+    expect(r.status).toBe(200);
+    const sid = r.body.callSid as string;
+    const seen = new Set<string>();
+    await until(async () => {
+      const list = (await call(sim, 'GET', '/api/voice/conversations', undefined, admin)).body
+        .conversations as Conversation[];
+      const c = list.find((x) => x.callSid === sid);
+      if (c) seen.add(c.status);
+      return c?.status === 'completed';
+    });
+    const list = (await call(sim, 'GET', '/api/voice/conversations', undefined, admin)).body
+      .conversations as Conversation[];
+    const c = list.find((x) => x.callSid === sid) as Conversation;
+    expect(c).toMatchObject({ phone: '+14155550134', status: 'completed', simulated: true, kind: 'admin' });
+    expect(c.duration).toBeGreaterThan(0);
+    expect(c.transcript[0]).toBe('AI: Hello from the test.');
+    expect(seen.has('in-progress') || seen.has('ringing')).toBe(true);
+    await until(() =>
+      ['voice.call.started', 'voice.call.completed'].every((s) =>
+        events.some((e) => e.subject === s && (e.payload as Json).conversation.callSid === sid),
+      ),
+    );
+  });
+
+  it('shows live figures on the overview', async () => {
+    const o = await call(sim, 'GET', '/api/voice/overview', undefined, admin);
+    expect(o.body).toMatchObject({ speechEngine: 'local', callProvider: 'simulator', simulatedCalls: true });
+    expect(o.body.callsToday).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('Twilio status callbacks', () => {
+  const path = '/api/voice/twilio/status';
+  const form = (params: Record<string, string>, signature?: string) =>
+    fetch(`${twilioSvc.url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(signature ? { 'x-twilio-signature': signature } : {}),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+
+  it('accepts a correctly signed callback and applies it; refuses unsigned and altered ones', async () => {
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    await db.query(
+      `INSERT INTO conversations (id, call_sid, phone, status, kind, simulated, updated_at) VALUES (gen_random_uuid(), $1, '+14155550100', 'ringing', 'admin', false, now())`,
+      [callSid],
+    );
+    const params = {
+      CallSid: callSid,
+      CallStatus: 'completed',
+      CallDuration: '42',
+      AccountSid: `AC${'0'.repeat(32)}`,
+    };
+    const good = twilioSignature(AUTH_TOKEN, `${BASE}${path}`, params);
+    expect((await form(params)).status).toBe(403);
+    expect((await form(params, 'bm90IGEgc2lnbmF0dXJl')).status).toBe(403);
+    expect((await form({ ...params, CallDuration: '9999' }, good)).status).toBe(403);
+    expect((await form(params, twilioSignature('x'.repeat(32), `${BASE}${path}`, params))).status).toBe(403);
+    const ok = await form(params, good);
+    expect(ok.status).toBe(200);
+    const { rows } = await db.query('SELECT status, duration FROM conversations WHERE call_sid = $1', [
+      callSid,
+    ]);
+    expect(rows[0]).toEqual({ status: 'completed', duration: 42 });
+  });
+
+  it('answers 404 on a replica without Twilio', async () => {
+    expect(
+      (
+        await fetch(`${sim.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'a=b',
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('demo calls (Try AI Agent)', () => {
+  const demo = (phone: string, ip: string, name = 'Ada') =>
+    call(sim, 'POST', '/api/voice/demo-call', { name, phone_number: phone }, { 'x-forwarded-for': ip });
+
+  it('accepts US numbers only', async () => {
+    for (const bad of ['12345', '+44 20 7946 0958', '(055) 123-4567', '555-123-456']) {
+      const r = await demo(bad, '198.51.100.1');
+      expect(r.status, bad).toBe(400);
+      expect(r.body.message).toBe('Please enter a valid 10-digit US phone number');
+    }
+    const ok = await demo('(212) 555-0101', '198.51.100.1');
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe('initiated');
+  });
+
+  it('limits calls per destination number per day', async () => {
+    expect((await demo('212-555-0102', '198.51.100.2')).status).toBe(200);
+    expect((await demo('212-555-0102', '198.51.100.3')).status).toBe(200);
+    const third = await demo('2125550102', '198.51.100.4');
+    expect(third.status).toBe(429);
+    expect(third.body.message).toMatch(/maximum number of demo calls today/);
+    expect(third.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('limits concurrent demo calls even under a parallel burst', async () => {
+    // Let earlier calls finish first so only this burst is active.
+    await until(
+      async () =>
+        Number(
+          (
+            await db.query(
+              `SELECT count(*) AS n FROM conversations WHERE kind = 'demo' AND status NOT IN ('completed','busy','failed','no-answer','canceled')`,
+            )
+          ).rows[0].n,
+        ) === 0,
+    );
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => demo(`(312) 555-01${String(10 + i)}`, `198.51.101.${i + 1}`)),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(burst.find((r) => r.status === 429)?.body.message).toBe(
+      'All demo lines are busy right now. Please try again in a minute.',
+    );
+  });
+
+  it('limits demo calls per client address per day', async () => {
+    await until(
+      async () =>
+        Number(
+          (
+            await db.query(
+              `SELECT count(*) AS n FROM conversations WHERE kind = 'demo' AND status NOT IN ('completed','busy','failed','no-answer','canceled')`,
+            )
+          ).rows[0].n,
+        ) === 0,
+    );
+    const ip = '198.51.102.9';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await demo(`(646) 555-01${String(20 + i)}`, ip)).status);
+      await until(
+        async () =>
+          Number(
+            (
+              await db.query(
+                `SELECT count(*) AS n FROM conversations WHERE kind = 'demo' AND status NOT IN ('completed','busy','failed','no-answer','canceled')`,
+              )
+            ).rows[0].n,
+          ) < 3,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});

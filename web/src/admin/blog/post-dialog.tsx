@@ -1,0 +1,163 @@
+import type { BlogPost, BlogPostInput } from '@parley/contracts';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { type ToastInput, toast } from '../../components/toast/index.ts';
+import { trackEvent } from '../../lib/analytics.ts';
+import { messageOr } from '../lib/api.ts';
+import { createPost, refreshBlog, updatePost } from './api.ts';
+import { PostForm } from './post-form.tsx';
+
+/** Where the dialog is used: the two places word their toasts differently (spec §8). */
+export type BlogScreen = 'blog-admin' | 'console';
+
+const reason = (err: unknown) => {
+  const m = messageOr(err, '');
+  return m ? ` ${m}` : '';
+};
+
+export const SAVE_TOASTS: Record<
+  BlogScreen,
+  {
+    created: (p: BlogPost) => ToastInput;
+    updated: (p: BlogPost) => ToastInput;
+    createFailed: (err: unknown) => ToastInput;
+    updateFailed: (err: unknown) => ToastInput;
+  }
+> = {
+  'blog-admin': {
+    created: () => ({ title: 'Success', description: 'Blog post created successfully.' }),
+    updated: () => ({ title: 'Success', description: 'Blog post updated successfully.' }),
+    createFailed: (err) => ({
+      variant: 'destructive',
+      title: 'Error',
+      description: `Failed to create blog post.${reason(err)}`,
+    }),
+    updateFailed: (err) => ({
+      variant: 'destructive',
+      title: 'Error',
+      description: `Failed to update blog post.${reason(err)}`,
+    }),
+  },
+  console: {
+    created: (p) => ({ title: 'Blog post created', description: `"${p.title}" was saved.` }),
+    updated: (p) => ({ title: 'Blog post updated', description: `"${p.title}" was saved.` }),
+    createFailed: (err) => ({
+      variant: 'destructive',
+      title: 'Creation failed',
+      description: messageOr(err, 'Failed to create blog post'),
+    }),
+    updateFailed: (err) => ({
+      variant: 'destructive',
+      title: 'Update failed',
+      description: messageOr(err, 'Failed to update blog post'),
+    }),
+  },
+};
+
+/** The scrollable dialog frame of the blog screens (toasts above it may be clicked without closing it). */
+export function BlogDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  wide,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
+        <Dialog.Content
+          onInteractOutside={(e) => {
+            // Dismissing a toast, or clicking beside a long form, must not throw the work away.
+            e.preventDefault();
+          }}
+          className={`fixed top-1/2 left-1/2 z-50 flex max-h-[94vh] w-[calc(100vw-1.5rem)] ${
+            wide ? 'max-w-3xl' : 'max-w-lg'
+          } -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in`}
+        >
+          <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">
+            <div>
+              <Dialog.Title className="text-xl font-semibold text-white">{title}</Dialog.Title>
+              <Dialog.Description className="mt-1 text-sm text-slate-400">{description}</Dialog.Description>
+            </div>
+            <Dialog.Close
+              aria-label="Close"
+              className="rounded-lg p-1.5 text-slate-400 transition hover:bg-navy-700 hover:text-white"
+            >
+              <X className="h-5 w-5" aria-hidden="true" />
+            </Dialog.Close>
+          </div>
+          <div className="overflow-y-auto px-5 pt-5 sm:px-6">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/**
+ * 'Create New Blog Post' (post null) or 'Edit Blog Post': the post form and its save call,
+ * with the screen's toasts and the create_post / edit_post analytics events.
+ */
+export function PostDialog({
+  open,
+  post,
+  screen,
+  onClose,
+}: {
+  open: boolean;
+  post: BlogPost | null;
+  screen: BlogScreen;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const texts = SAVE_TOASTS[screen];
+  const save = useMutation({
+    mutationFn: (input: BlogPostInput) => (post ? updatePost(post.id, input) : createPost(input)),
+    onSuccess: async (saved) => {
+      toast(post ? texts.updated(saved) : texts.created(saved));
+      trackEvent(post ? 'edit_post' : 'create_post', {
+        category: 'blog',
+        label: saved.slug,
+        status: saved.status,
+      });
+      onClose();
+      await refreshBlog(queryClient, saved);
+    },
+    onError: (err) => toast(post ? texts.updateFailed(err) : texts.createFailed(err)),
+  });
+
+  return (
+    <BlogDialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o && !save.isPending) onClose();
+      }}
+      title={post ? 'Edit Blog Post' : 'Create New Blog Post'}
+      description={
+        post
+          ? 'Change the post and save. Published changes show on the blog at once.'
+          : 'Write a post yourself or let AI draft it from a topic, then review and save.'
+      }
+      wide
+    >
+      {/* Keyed by post so opening another post starts from its own values. */}
+      <PostForm
+        key={post?.id ?? 'new'}
+        post={post}
+        pending={save.isPending}
+        onSubmit={(input) => save.mutate(input)}
+        onCancel={onClose}
+      />
+    </BlogDialog>
+  );
+}
