@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import proxy from '@fastify/http-proxy';
@@ -12,6 +13,7 @@ import {
   createLogger,
   createServiceMetrics,
   currentTraceparent,
+  HttpError,
   INTERNAL_TOKEN_HEADER,
   type ServiceInstance,
   signAssertion,
@@ -21,7 +23,7 @@ import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
 import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
-import { EdgeCache, type EdgeEntry, surrogateMaxAge } from './edge-cache.ts';
+import { bodyCacheKey, EdgeCache, type EdgeEntry, surrogateMaxAge } from './edge-cache.ts';
 import { identityResolver } from './identity-resolver.ts';
 import { WindowLimiter } from './rate-limit.ts';
 import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
@@ -43,6 +45,8 @@ const kEntry = Symbol('parley.routeEntry');
 type TaggedRequest = IncomingMessage & { [kEntry]?: RouteEntry };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The largest body of a read-only POST the gateway reads to key it (speech text is ≤ 10,000 characters). */
+const MAX_KEYED_BODY = 64 * 1024;
 
 function isJsonOrMarked(request: FastifyRequest): boolean {
   const type = request.headers['content-type'] ?? '';
@@ -179,7 +183,28 @@ export async function buildGateway(
     return reply.code(cached.status).send(cached.body);
   }
   const SURROGATE = Symbol('parley.surrogateMaxAge');
-  type WithSurrogate = FastifyRequest & { [SURROGATE]?: number };
+  const EDGE_KEY = Symbol('parley.edgeKey');
+  type WithSurrogate = FastifyRequest & { [SURROGATE]?: number; [EDGE_KEY]?: string };
+
+  /**
+   * The edge key of a read-only POST: reads the (small) body the proxy would stream, keys it,
+   * and hands the same bytes on to the upstream. Undefined when the body cannot be keyed.
+   */
+  async function keyOfBody(request: FastifyRequest, entry: RouteEntry): Promise<string | undefined> {
+    const fields = entry.cacheKeyFields;
+    const stream = request.body;
+    if (!fields || !(stream instanceof Readable)) return undefined;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_KEYED_BODY) throw new HttpError(413, 'The request body is too large.');
+      chunks.push(chunk);
+    }
+    const body = Buffer.concat(chunks);
+    request.body = Readable.from([body]);
+    return bodyCacheKey(entry.path, fields, body);
+  }
 
   // Access control of the route table, before anything is forwarded.
   async function enforceAccess(request: FastifyRequest, reply: FastifyReply) {
@@ -214,6 +239,14 @@ export async function buildGateway(
         return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused.' });
       }
     }
+    if (entry.cacheKeyFields && entry.access === 'public' && request.method === 'POST') {
+      const key = await keyOfBody(request, entry);
+      if (key) {
+        (request as WithSurrogate)[EDGE_KEY] = key;
+        const cached = edge.get(key);
+        if (cached) return sendEdge(request, reply, cached);
+      }
+    }
     if (entry.access !== 'admin' && entry.access !== 'super_admin') return;
     if (unsafe && !isJsonOrMarked(request)) {
       // Cookie-authenticated changes need a JSON body or our header: neither can be sent
@@ -244,7 +277,8 @@ export async function buildGateway(
   // A write to a service drops this replica's cached public answers of that service.
   app.addHook('onResponse', async (request) => {
     const entry = (request.raw as TaggedRequest)[kEntry];
-    if (entry && !SAFE_METHODS.has(request.method) && upstreams[entry.service]) edge.purge(entry.service);
+    if (entry && !SAFE_METHODS.has(request.method) && !entry.cacheKeyFields && upstreams[entry.service])
+      edge.purge(entry.service);
   });
   if (identity) {
     app.addHook('onResponse', async (request) => {
@@ -283,13 +317,10 @@ export async function buildGateway(
         onResponse: (request, reply, res) => {
           const ttl = (request as WithSurrogate)[SURROGATE] ?? 0;
           const entry = (request.raw as TaggedRequest)[kEntry];
-          if (
-            !ttl ||
-            res.statusCode !== 200 ||
-            request.method !== 'GET' ||
-            entry?.access !== 'public' ||
-            reply.hasHeader('set-cookie')
-          ) {
+          const key =
+            (request as WithSurrogate)[EDGE_KEY] ??
+            (request.method === 'GET' && entry?.access === 'public' ? request.url : undefined);
+          if (!ttl || !key || res.statusCode !== 200 || reply.hasHeader('set-cookie')) {
             return void reply.send(res.stream);
           }
           // Cacheable: read the (small) body once, keep it, send it.
@@ -303,7 +334,7 @@ export async function buildGateway(
               if (v !== undefined && k !== 'content-length' && k !== 'x-request-id' && k !== 'connection')
                 headers[k] = String(v);
             }
-            edge.set(request.url, { service, status: 200, headers, body, etag: headers.etag }, ttl);
+            edge.set(key, { service, status: 200, headers, body, etag: headers.etag }, ttl);
             void reply.send(body);
           });
         },

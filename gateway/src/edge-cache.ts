@@ -1,9 +1,10 @@
 /**
  * The gateway's micro-cache for public reads (what a CDN does at the edge). An upstream
  * opts a response in with `Surrogate-Control: max-age=N` (the header is never passed to
- * clients); the gateway then answers that URL from memory for N seconds, with 304s for
- * matching ETags. Any write forwarded to the same service drops that service's entries,
- * so an author sees their change at once; other gateway replicas follow within N seconds.
+ * clients); the gateway then answers that URL (or, for a read-only POST, the route's key
+ * fields of the body) from memory for N seconds, with 304s for matching ETags. Any write
+ * forwarded to the same service drops that service's entries, so an author sees their change
+ * at once; other gateway replicas follow within N seconds.
  */
 
 export interface EdgeEntry {
@@ -23,6 +24,24 @@ export function surrogateMaxAge(value: string | string[] | undefined): number {
   const v = Array.isArray(value) ? value.join(',') : (value ?? '');
   const m = /(?:^|,)\s*max-age=(\d+)/i.exec(v);
   return m ? Math.min(Number(m[1]), MAX_TTL_S) : 0;
+}
+
+/**
+ * The edge-cache key of a read-only POST (RouteEntry.cacheKeyFields): the route and the
+ * named fields of its JSON body, nothing else. Undefined when the body is not a JSON object
+ * (the service answers that with its own 400, uncached).
+ */
+export function bodyCacheKey(path: string, fields: readonly string[], body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const values = fields.map((f) => (parsed as Record<string, unknown>)[f] ?? null);
+  // GET entries are keyed by their URL, which starts with '/': no collision.
+  return `POST ${path}\n${JSON.stringify(values)}`;
 }
 
 export class EdgeCache {

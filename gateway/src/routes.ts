@@ -41,6 +41,13 @@ export interface RouteEntry {
    * change-password); every other admin route answers 403 until the password is changed.
    */
   allowPendingPasswordChange?: boolean;
+  /**
+   * A POST that only reads: its answer depends on these JSON body fields alone (the speech of
+   * a line). When the upstream marks an answer with Surrogate-Control, the gateway answers
+   * repeats from its edge cache, keyed by these fields (so a cache buster elsewhere in the
+   * body cannot defeat it), and such a request never purges the service's cached reads.
+   */
+  cacheKeyFields?: readonly string[];
 }
 
 /**
@@ -56,7 +63,7 @@ const r = (
   path: string,
   service: ServiceName,
   access: Access,
-  extra: Pick<RouteEntry, 'rateLimit' | 'allowPendingPasswordChange'> = {},
+  extra: Pick<RouteEntry, 'rateLimit' | 'allowPendingPasswordChange' | 'cacheKeyFields'> = {},
 ): RouteEntry => ({ method, path, service, access, ...extra });
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -93,7 +100,10 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/sitemap.xml', 'blog', 'public'),
 
   // ── voice: speech, calls, conversations ───────────────────────────────────────
-  r('POST', '/api/voice/text-to-speech', 'voice', 'public', { rateLimit: VOICE_PUBLIC_LIMIT }),
+  r('POST', '/api/voice/text-to-speech', 'voice', 'public', {
+    rateLimit: VOICE_PUBLIC_LIMIT,
+    cacheKeyFields: ['text', 'speaker'],
+  }),
   r('POST', '/api/voice/demo-call', 'voice', 'public', { rateLimit: DEMO_CALL_LIMIT }),
   r('GET', '/api/voice/voices', 'voice', 'admin'), // (chosen) voices for test-synthesis
   r('POST', '/api/voice/test-synthesis', 'voice', 'admin'),

@@ -20,6 +20,8 @@ let upstream: FastifyInstance;
 let gateway: ServiceInstance;
 let base: string;
 let webDir: string;
+/** The bodies the speech upstream received. */
+const speechCalls: unknown[] = [];
 
 /** Sessions by cookie value, as identity would resolve them. */
 const sessions: Record<string, AdminSession> = {
@@ -48,6 +50,13 @@ beforeAll(async () => {
     blogReads++;
     reply.header('surrogate-control', 'max-age=30').header('etag', `"v${blogReads}"`);
     return { reads: blogReads };
+  });
+  // Speech: the answer depends on text and speaker only; repeats are offered to the edge.
+  upstream.post('/api/voice/text-to-speech', async (req, reply) => {
+    const body = req.body as { text: string; speaker?: string };
+    speechCalls.push(body);
+    reply.header('surrogate-control', 'max-age=30').type('audio/mpeg');
+    return Buffer.from(`mp3:${body.speaker ?? 'ai'}:${body.text}`);
   });
   await upstream.listen({ host: '127.0.0.1', port: 0 });
   const addr = upstream.server.address();
@@ -184,6 +193,49 @@ describe('gateway', () => {
     const after = await get('/api/blog');
     expect(after.headers.get('x-cache')).toBeNull();
     expect(after.json.reads).toBe(first.json.reads + 1);
+  });
+
+  it('answers repeated speech from memory keyed by text and speaker, whatever else the body holds', async () => {
+    const speak = (body: unknown) =>
+      get('/api/voice/text-to-speech', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const first = await speak({ text: 'Hello there.', speaker: 'ai', cacheBuster: 1 });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBeNull();
+    expect(first.headers.get('surrogate-control')).toBeNull();
+    // The upstream got the body exactly as sent.
+    expect(speechCalls).toEqual([{ text: 'Hello there.', speaker: 'ai', cacheBuster: 1 }]);
+    const again = await speak({
+      cacheBuster: 'other',
+      speaker: 'ai',
+      text: 'Hello there.',
+      useCase: 'legal',
+    });
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.headers.get('content-type')).toBe('audio/mpeg');
+    expect(again.text).toBe(first.text);
+    expect(speechCalls).toHaveLength(1);
+    // Another speaker or another text is another answer.
+    const customer = await speak({ text: 'Hello there.', speaker: 'customer' });
+    expect(customer.headers.get('x-cache')).toBeNull();
+    expect(customer.text).toBe('mp3:customer:Hello there.');
+    expect(speechCalls).toHaveLength(2);
+    // A body that is not JSON is the service's to refuse, and is never cached.
+    for (let i = 0; i < 2; i++) {
+      const bad = await speak('{"text": ');
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('x-cache')).toBeNull();
+    }
+    // A body far beyond any valid request is refused before it is forwarded.
+    const huge = await speak({ text: 'x'.repeat(70_000) });
+    expect(huge.status).toBe(413);
+    expect(huge.json.error).toBe('Payload Too Large');
+    expect(speechCalls).toHaveLength(2);
+    // Speech is a read: it leaves the service's other cached answers in place.
+    expect((await speak({ text: 'Hello there.', speaker: 'ai' })).headers.get('x-cache')).toBe('HIT');
   });
 
   it('answers 404 JSON for unknown API paths and methods, and hides internal prefixes', async () => {

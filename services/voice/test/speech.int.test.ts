@@ -79,10 +79,13 @@ describe('speech synthesis', () => {
     const before = await clips();
     const first = await tts({ text, speaker: 'ai', cacheBuster: Date.now() });
     expect(first.headers.get('x-speech-cache')).toBe('miss');
+    // A fresh synthesis is not offered to the gateway's edge cache; a repeated line is.
+    expect(first.headers.get('surrogate-control')).toBeNull();
     expect(await clips()).toBe(before + 1);
     for (const buster of ['a', 'b', String(Math.random())]) {
       const again = await tts({ text, speaker: 'ai', cacheBuster: buster, useCase: 'healthcare' });
       expect(again.headers.get('x-speech-cache')).toBe('hit');
+      expect(again.headers.get('surrogate-control')).toBe('max-age=60');
       expect(Buffer.from(again.bytes).equals(Buffer.from(first.bytes))).toBe(true);
     }
     expect(await clips()).toBe(before + 1);
