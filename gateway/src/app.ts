@@ -25,6 +25,7 @@ import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
 import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
 import { bodyCacheKey, EdgeCache, type EdgeEntry, surrogateMaxAge } from './edge-cache.ts';
 import { identityResolver } from './identity-resolver.ts';
+import { blogPostLookup, postDocument, postSlugOf } from './post-documents.ts';
 import { WindowLimiter } from './rate-limit.ts';
 import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
 import { applySecurityHeaders, contentSecurityPolicy } from './security.ts';
@@ -102,6 +103,7 @@ export async function buildGateway(
   const webDist = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   const hasWeb = existsSync(`${webDist}/index.html`);
   const documents = new WebDocuments(webDist);
+  const lookupPost = upstreams.blog ? blogPostLookup(upstreams.blog, logger) : undefined;
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api' || path.startsWith('/__')) {
@@ -123,6 +125,12 @@ export async function buildGateway(
     reply.header('cache-control', 'no-cache');
     const origin = publicOrigin(config.PUBLIC_ORIGIN, request.protocol, request.host);
     let { html } = await documents.forPage(path, request.url.includes('?'), origin);
+    const slug = lookupPost ? postSlugOf(path) : undefined;
+    if (lookupPost && slug !== undefined) {
+      const page = postDocument(html, await lookupPost(slug), origin);
+      html = page.html;
+      reply.code(page.status);
+    }
     if (config.GA_MEASUREMENT_ID) {
       // The app reads its analytics id from this tag.
       const tag = `<meta name="parley-ga-id" content="${config.GA_MEASUREMENT_ID}" />`;

@@ -20,6 +20,22 @@ let upstream: FastifyInstance;
 let gateway: ServiceInstance;
 let base: string;
 let webDir: string;
+const HOSTILE_POST = {
+  id: 'p1',
+  title: 'Hello </title><script>alert(1)</script> "quoted" $& world',
+  slug: 'hello-world',
+  excerpt: 'An excerpt with <b>markup</b> & an ampersand.',
+  content: 'Body text.',
+  author: 'Ada "The" Writer',
+  featuredImage: '/api/blog/images/abc.png',
+  tags: ['ai', '<tag>'],
+  status: 'published',
+  metaTitle: null,
+  metaDescription: null,
+  publishedAt: '2026-11-01T10:00:00.000Z',
+  createdAt: '2026-10-30T10:00:00.000Z',
+  updatedAt: '2026-11-02T10:00:00.000Z',
+};
 /** The bodies the speech upstream received. */
 const speechCalls: unknown[] = [];
 
@@ -51,6 +67,13 @@ beforeAll(async () => {
     reply.header('surrogate-control', 'max-age=30').header('etag', `"v${blogReads}"`);
     return { reads: blogReads };
   });
+  // Posts: one published post with hostile strings, one missing, one that breaks.
+  upstream.get('/api/blog/:slug', async (req, reply) => {
+    const { slug } = req.params as { slug: string };
+    if (slug === 'hello-world') return HOSTILE_POST;
+    if (slug === 'broken') return reply.code(500).send({ error: 'Internal Server Error' });
+    return reply.code(404).send({ error: 'Not Found', message: 'Blog post not found' });
+  });
   // Speech: the answer depends on text and speaker only; repeats are offered to the edge.
   upstream.post('/api/voice/text-to-speech', async (req, reply) => {
     const body = req.body as { text: string; speaker?: string };
@@ -64,7 +87,10 @@ beforeAll(async () => {
 
   webDir = mkdtempSync(join(tmpdir(), 'parley-web-'));
   mkdirSync(join(webDir, 'assets'));
-  writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Parley</title><div id="root"></div>');
+  writeFileSync(
+    join(webDir, 'index.html'),
+    '<!doctype html><html><head><title>Parley</title></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(join(webDir, 'assets', 'index-abc123.js'), 'console.log("app")');
 
   gateway = await buildGateway(
@@ -248,13 +274,61 @@ describe('gateway', () => {
   });
 
   it('serves the web app for every other path, with the CSP and revalidation', async () => {
-    for (const path of ['/', '/book-demo', '/blog/some-post', '/no/such/page']) {
+    for (const path of ['/', '/book-demo', '/blog/broken', '/no/such/page']) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
       expect(r.text).toContain('<div id="root">');
       expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(r.headers.get('cache-control')).toMatch(/no-cache|max-age=0/);
     }
+  });
+
+  it("serves a post page with the post's own title, sharing tags and JSON-LD, all inert", async () => {
+    const r = await get('/blog/hello-world');
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('<div id="root">');
+    const head = r.text.slice(0, r.text.indexOf('</head>'));
+    // Exactly one title, the post's, with every markup character escaped.
+    expect(head.match(/<title/g)).toHaveLength(1);
+    expect(head).toContain(
+      '<title data-server-head>Hello &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; $&amp; world · Parley Blog</title>',
+    );
+    expect(r.text).not.toContain('<script>alert(1)');
+    expect(head).toContain('<meta data-server-head property="og:type" content="article" />');
+    expect(head).toContain(
+      '<meta data-server-head name="description" content="An excerpt with &lt;b&gt;markup&lt;/b&gt; &amp; an ampersand." />',
+    );
+    expect(head).toContain(`<link data-server-head rel="canonical" href="${base}/blog/hello-world" />`);
+    expect(head).toContain(
+      `<meta data-server-head property="og:image" content="${base}/api/blog/images/abc.png" />`,
+    );
+    expect(head).toContain('<meta data-server-head property="article:tag" content="&lt;tag&gt;" />');
+    expect(head).toContain('<meta data-server-head name="twitter:card" content="summary_large_image" />');
+    // The structured data reads back as the post, and nothing in it can close the script.
+    const ld = /<script data-server-head type="application\/ld\+json">([^<]*)<\/script>/.exec(head);
+    expect(ld).not.toBeNull();
+    const article = JSON.parse(ld?.[1] ?? '{}');
+    expect(article).toMatchObject({
+      '@type': 'Article',
+      headline: HOSTILE_POST.title,
+      author: { name: 'Ada "The" Writer' },
+    });
+  });
+
+  it('answers 404 with noindex for a missing post, and the plain shell when the blog fails', async () => {
+    for (const path of ['/blog/gone', '/blog/Not%20A%20Slug']) {
+      const missing = await get(path);
+      expect(missing.status, path).toBe(404);
+      expect(missing.text, path).toContain('<title data-server-head>Blog Post Not Found · Parley</title>');
+      expect(missing.text, path).toContain('<meta data-server-head name="robots" content="noindex" />');
+      expect(missing.text, path).toContain('<div id="root">');
+    }
+    const broken = await get('/blog/broken');
+    expect(broken.status).toBe(200);
+    expect(broken.text).toContain('<title>Parley</title>');
+    expect(broken.text).not.toContain('data-server-head');
+    // Other blog pages are untouched.
+    expect((await get('/blog')).text).not.toContain('data-server-head');
   });
 
   it('caches hashed assets forever', async () => {

@@ -125,6 +125,37 @@ test('an admin generates a post with the local writer, publishes it, and readers
   expect(ld.headline).toBe(title);
   expect(String(ld.url)).toMatch(new RegExp(`/blog/${slug}$`));
 
+  // What a link preview that runs no JavaScript reads: the gateway serves the post's own head.
+  const served = await page.request.get(`/blog/${slug}`);
+  expect(served.status()).toBe(200);
+  const servedHead = await page.evaluate(
+    (html) => {
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      return {
+        title: doc.title,
+        ogTitle: doc.querySelector('meta[property="og:title"]')?.getAttribute('content'),
+        ogType: doc.querySelector('meta[property="og:type"]')?.getAttribute('content'),
+      };
+    },
+    await served.text(),
+  );
+  expect(servedHead).toEqual({
+    title: `${post.metaTitle ?? post.title} · Parley Blog`,
+    ogTitle: title,
+    ogType: 'article',
+  });
+  // Loaded directly, the page keeps one set of tags (the app's), and none outlives it.
+  await page.goto(`/blog/${slug}`);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle(`${post.metaTitle ?? post.title} · Parley Blog`);
+  await expect(page.locator('title')).toHaveCount(1);
+  await expect(page.locator('meta[property="og:title"]')).toHaveCount(1);
+  await expect(page.locator('[data-server-head]')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Back to Blog' }).click();
+  await expect(page).toHaveTitle('Blog · Parley');
+  await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'website');
+  await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(0);
+
   // The console's Blog tab unpublishes it.
   await page.goto('/admin?section=blog');
   await expect(page.getByRole('heading', { name: 'AI Blog', level: 1 })).toBeVisible();
@@ -140,6 +171,7 @@ test('an admin generates a post with the local writer, publishes it, and readers
   await expect(page.getByRole('heading', { name: 'Insights on AI voice agents' })).toBeVisible();
   await expect(page.locator('[role="status"][aria-label="Loading blog posts"]')).toHaveCount(0);
   await expect(page.getByTestId('blog-card').filter({ hasText: title })).toHaveCount(0);
+  expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404);
   await page.goto(`/blog/${slug}`);
   await expect(page.getByRole('heading', { name: 'Blog Post Not Found' })).toBeVisible();
   await expect(page.getByText('Blog post not found.', { exact: false })).toBeVisible();

@@ -37,7 +37,12 @@ function start(container: HTMLElement, hydrate: boolean) {
   // In a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page (React Router's own client entry does the same).
   if (hydrate) startTransition(() => void hydrateRoot(container, app));
-  else createRoot(container).render(app);
+  else {
+    // Head tags the gateway wrote for link previews (a post's title and Open Graph): the page
+    // declares its own, and these would otherwise outlive it on the next route.
+    for (const el of document.head.querySelectorAll('[data-server-head]')) el.remove();
+    createRoot(container).render(app);
+  }
 }
 
 if (root.dataset.prerendered === window.location.pathname) {

@@ -1,8 +1,8 @@
 import { readingMinutes } from '@parley/contracts/blog';
+import { POST_NOT_FOUND_TITLE } from '@parley/contracts/blog-head';
 import { AlertCircle, ArrowLeft, CalendarDays, UserRound } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { SITE_NAME } from '../components/seo/page-meta.tsx';
 import { trackEvent } from '../lib/analytics.ts';
 import { formatPostDate, postDate, postErrorText, useBlogPost } from './api.ts';
 import { PostBody } from './post-body.tsx';
@@ -59,7 +59,7 @@ export default function BlogPostPage() {
           aria-labelledby="post-missing"
           className="rounded-2xl border border-navy-700 bg-navy-900 p-8 text-center"
         >
-          <title>{`Blog Post Not Found · ${SITE_NAME}`}</title>
+          <title>{POST_NOT_FOUND_TITLE}</title>
           <meta name="robots" content="noindex" />
           <AlertCircle className="mx-auto h-10 w-10 text-red-400" aria-hidden="true" />
           <h1 id="post-missing" className="mt-4 text-2xl font-bold text-white">

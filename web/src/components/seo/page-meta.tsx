@@ -4,9 +4,10 @@
  * renders one <PageMeta> near its top.
  */
 
+import { SITE_NAME } from '@parley/contracts/blog-head';
 import { siteOrigin } from '../../lib/origin.ts';
 
-export const SITE_NAME = 'Parley';
+export { SITE_NAME };
 
 export function PageMeta({
   title,
