@@ -56,7 +56,7 @@ export async function startPlatform(
     readyMs,
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
       const code = await exited;
       clearTimeout(timer);
       if (ownDir) await rm(dataDir, { recursive: true, force: true });

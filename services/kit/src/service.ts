@@ -12,6 +12,9 @@ import { createPool, pingDatabase } from './db/pool.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 
+/** How long each phase of a service's stop may take before the stop goes on without it. */
+const STOP_PHASE_GRACE_MS = 4000;
+
 type BaseConfig = { [K in keyof typeof ServiceEnv]: Static<(typeof ServiceEnv)[K]> };
 
 /** What a service's plugin receives: its validated config and its I/O boundaries. */
@@ -135,15 +138,48 @@ export async function startService<S extends TObject>(
     stop() {
       stopping ??= (async () => {
         // Stop accepting and finish in-flight requests, then stop consuming, flush the
-        // outbox, and close pools.
-        await app.close();
-        await Promise.allSettled(subscriptions.map((s) => s.stop()));
+        // outbox, and close pools. Each phase has a grace period: a phase that overruns it
+        // is named in a warning (with the pool's state) and the stop goes on, so one stuck
+        // request or client cannot keep the process (and, embedded, PostgreSQL) running.
+        const poolState = () => ({
+          total: pool.totalCount,
+          idle: pool.idleCount,
+          waiting: pool.waitingCount,
+        });
+        await phase('http', app.close(), () => app.server.closeAllConnections());
+        await phase('consumers', Promise.allSettled(subscriptions.map((s) => s.stop())));
         for (const task of shutdownTasks)
-          await task().catch((err) => logger.error({ err }, 'shutdown task failed'));
-        await relay.stop();
-        if (ownBus) await bus.close();
-        await pool.end();
+          await phase(
+            'shutdown task',
+            task().catch((err) => logger.error({ err }, 'shutdown task failed')),
+          );
+        await phase('outbox relay', relay.stop());
+        if (ownBus) await phase('event bus', bus.close());
+        await phase('database pool', pool.end());
         logger.info(`${module.name} service stopped`);
+
+        async function phase(name: string, work: Promise<unknown>, onOverrun?: () => void) {
+          let timer: NodeJS.Timeout | undefined;
+          const overran = await Promise.race([
+            work.then(
+              () => false,
+              (err) => {
+                logger.error({ err, phase: name }, 'stopping failed');
+                return false;
+              },
+            ),
+            new Promise<boolean>((resolve) => {
+              timer = setTimeout(() => resolve(true), STOP_PHASE_GRACE_MS);
+            }),
+          ]);
+          clearTimeout(timer);
+          if (!overran) return;
+          logger.warn(
+            { phase: name, graceMs: STOP_PHASE_GRACE_MS, pool: poolState() },
+            `${module.name}: stopping ${name} overran its grace period; going on`,
+          );
+          onOverrun?.();
+        }
       })();
       return stopping;
     },
