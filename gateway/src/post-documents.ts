@@ -1,5 +1,6 @@
 import { BlogPost, SLUG_PATTERN } from '@parley/contracts/blog';
 import { jsonLdText, POST_NOT_FOUND_TITLE, type PostHead, postHead } from '@parley/contracts/blog-head';
+import { escapeMarkup } from '@parley/kit';
 import type { Logger } from 'pino';
 import { Compile } from 'typebox/compile';
 
@@ -51,27 +52,15 @@ export function blogPostLookup(blogBase: string, logger: Logger) {
   };
 }
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-/** Text safe in HTML text and in a double-quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-}
-
 const MARK = 'data-server-head';
 
 /** The head tags of a post, as HTML. */
 export function postHeadHtml(head: PostHead): string {
   const lines = [
-    `<title ${MARK}>${escapeHtml(head.title)}</title>`,
-    `<link ${MARK} rel="canonical" href="${escapeHtml(head.canonical)}" />`,
+    `<title ${MARK}>${escapeMarkup(head.title)}</title>`,
+    `<link ${MARK} rel="canonical" href="${escapeMarkup(head.canonical)}" />`,
     ...head.meta.map(
-      (m) => `<meta ${MARK} ${m.attr}="${escapeHtml(m.key)}" content="${escapeHtml(m.content)}" />`,
+      (m) => `<meta ${MARK} ${m.attr}="${escapeMarkup(m.key)}" content="${escapeMarkup(m.content)}" />`,
     ),
     `<script ${MARK} type="application/ld+json">${jsonLdText(head.jsonLd)}</script>`,
   ];
@@ -96,7 +85,7 @@ export function postDocument(
     return { html: withHead(shell, postHeadHtml(postHead(lookup.post, origin))), status: 200 };
   if (lookup.kind === 'missing') {
     const tags = [
-      `<title ${MARK}>${escapeHtml(POST_NOT_FOUND_TITLE)}</title>`,
+      `<title ${MARK}>${escapeMarkup(POST_NOT_FOUND_TITLE)}</title>`,
       `<meta ${MARK} name="robots" content="noindex" />`,
     ].join('\n    ');
     return { html: withHead(shell, tags), status: 404 };

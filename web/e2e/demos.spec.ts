@@ -1,5 +1,6 @@
 import { CALL_SCENARIOS } from '../src/pages/demos/simulated-call/scenarios.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { expectSpokenInOrder } from './support/speech.ts';
 import { expect, type Locator, type Page, type Response, test } from './support/test.ts';
 
 /**
@@ -375,18 +376,8 @@ test('the simulated call plays a scenario to its end with real speech, then rest
   );
 
   // Nine syntheses, one per step in order, each answered with MP3 by the speech engine.
-  expect(speech).toHaveLength(9);
-  for (const [i, res] of speech.entries()) {
-    const step = scenario.callSteps[i]!;
-    expect(res.status()).toBe(200);
-    expect(res.headers()['content-type']).toContain('audio/mpeg');
-    expect(res.headers()['x-speech-engine']).toBeTruthy();
-    expect(res.request().postDataJSON()).toEqual({
-      text: step.text,
-      speaker: step.speaker,
-      useCase: scenario.id,
-    });
-  }
+  expect(scenario.callSteps).toHaveLength(9);
+  expectSpokenInOrder(speech, scenario.callSteps, scenario.id);
   expect(await page.evaluate(() => (window as unknown as { __steps: number[] }).__steps)).toEqual([
     1, 2, 3, 4, 5, 6, 7, 8, 9,
   ]);

@@ -2,6 +2,7 @@ import { SCENARIOS } from '../src/pages/use-cases/scenarios.ts';
 import { USE_CASES } from '../src/pages/use-cases/use-cases.ts';
 import { toasts, unique } from './support/admin.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { expectSpokenInOrder } from './support/speech.ts';
 import { expect, type Locator, type Page, type Request, type Response, test } from './support/test.ts';
 
 /**
@@ -287,18 +288,8 @@ test("'Check It' plays the scripted call through nine spoken steps; Restart, mut
   await expect(dialog.getByRole('listitem')).toHaveCount(9);
 
   // Nine syntheses, one per step in order, each answered with MP3 by the speech engine.
-  expect(speech).toHaveLength(9);
-  for (const [i, res] of speech.entries()) {
-    const step = scenario.steps[i]!;
-    expect(res.status()).toBe(200);
-    expect(res.headers()['content-type']).toContain('audio/mpeg');
-    expect(res.headers()['x-speech-engine']).toBeTruthy();
-    expect(res.request().postDataJSON()).toEqual({
-      text: step.text,
-      speaker: step.speaker,
-      useCase: scenario.id,
-    });
-  }
+  expect(scenario.steps).toHaveLength(9);
+  expectSpokenInOrder(speech, scenario.steps, scenario.id);
   // Every clip really played to its end, and each next step began 600 ms (and not much more)
   // after the previous clip ended.
   const log = await audioLog(page);

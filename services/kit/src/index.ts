@@ -6,6 +6,7 @@ export * from './db/migrate.ts';
 export * from './db/pool.ts';
 export * from './errors.ts';
 export * from './logger.ts';
+export * from './markup.ts';
 export * from './metrics.ts';
 export * from './service.ts';
 export * from './telemetry.ts';

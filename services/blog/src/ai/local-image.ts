@@ -1,3 +1,4 @@
+import { escapeMarkup } from '@parley/kit';
 import type { ImageData } from './types.ts';
 
 /**
@@ -13,12 +14,6 @@ const PALETTES: Array<[string, string, string]> = [
   ['#1e1b4b', '#be185d', '#f472b6'],
   ['#0c0a09', '#b45309', '#fbbf24'],
 ];
-
-const escapeXml = (s: string) =>
-  s.replace(
-    /[<>&"']/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string,
-  );
 
 /** Greedy word wrap to at most `lines` lines of `width` characters. */
 function wrap(text: string, width: number, lines: number): string[] {
@@ -48,10 +43,10 @@ export function renderCard(prompt: string): ImageData {
   const text = lines
     .map(
       (l, i) =>
-        `<text x="80" y="${Math.round(top + i * size * 1.2)}" font-size="${size}">${escapeXml(l)}</text>`,
+        `<text x="80" y="${Math.round(top + i * size * 1.2)}" font-size="${size}">${escapeMarkup(l)}</text>`,
     )
     .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630" role="img" aria-label="${escapeXml(lines.join(' '))}">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630" role="img" aria-label="${escapeMarkup(lines.join(' '))}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>
 <radialGradient id="r" cx="0.85" cy="0.15" r="0.7"><stop offset="0" stop-color="#ffffff" stop-opacity="0.25"/><stop offset="1" stop-color="#ffffff" stop-opacity="0"/></radialGradient></defs>
 <rect width="1200" height="630" fill="${bg}"/><rect width="1200" height="630" fill="url(#g)" opacity="0.85"/><rect width="1200" height="630" fill="url(#r)"/>

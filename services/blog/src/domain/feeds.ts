@@ -1,14 +1,13 @@
 import type { BlogPost } from '@parley/contracts';
+import { escapeMarkup } from '@parley/kit';
 
 const xml = (s: string) =>
-  s
-    // Characters XML 1.0 forbids would make the whole feed invalid.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the control characters XML 1.0 forbids is the point
-    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(
-      /[<>&"']/g,
-      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string,
-    );
+  escapeMarkup(
+    s
+      // Characters XML 1.0 forbids would make the whole feed invalid.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the control characters XML 1.0 forbids is the point
+      .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, ''),
+  );
 
 const rfc822 = (iso: string) => new Date(iso).toUTCString();
 

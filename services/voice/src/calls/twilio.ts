@@ -1,11 +1,6 @@
+import { escapeMarkup } from '@parley/kit';
 import twilio from 'twilio';
 import type { CallProvider } from './types.ts';
-
-const escapeXml = (s: string) =>
-  s.replace(
-    /[<>&"']/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string,
-  );
 
 /** Twilio (official SDK): the call speaks the greeting (TwiML) and reports its status to us. */
 export function twilioProvider(opts: {
@@ -22,7 +17,7 @@ export function twilioProvider(opts: {
       const call = await client.calls.create({
         to,
         from: opts.from,
-        twiml: `<Response><Say voice="Polly.Joanna">${escapeXml(message)}</Say></Response>`,
+        twiml: `<Response><Say voice="Polly.Joanna">${escapeMarkup(message)}</Say></Response>`,
         statusCallback: opts.statusCallbackUrl,
         statusCallbackMethod: 'POST',
         statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],

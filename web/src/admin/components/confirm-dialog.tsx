@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Loader2 } from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
+import { keepOpenOnToast } from '../../components/dialog-focus.ts';
 import { dangerButton, secondaryButton } from './ui.tsx';
 
 /**
@@ -35,9 +36,7 @@ export function ConfirmDialog({
             e.preventDefault();
             cancelRef.current?.focus();
           }}
-          onInteractOutside={(e) => {
-            if (e.target instanceof Element && e.target.closest('[data-testid="toasts"]')) e.preventDefault();
-          }}
+          onInteractOutside={keepOpenOnToast}
           className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-1.5rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-navy-700 bg-navy-900 p-6 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in"
         >
           <Dialog.Title className="text-lg font-semibold text-white">{title}</Dialog.Title>

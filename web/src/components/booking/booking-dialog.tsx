@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
+import { keepOpenOnToast } from '../dialog-focus.ts';
 import { BookingFlowView } from './booking-flow.tsx';
 import { useBookingFlow } from './use-booking-flow.ts';
 
@@ -24,10 +25,7 @@ export default function BookingDialog({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
         <Dialog.Content
           data-testid="booking-modal"
-          onInteractOutside={(e) => {
-            // Dismissing or swiping a toast must not close the dialog behind it.
-            if (e.target instanceof Element && e.target.closest('[data-testid="toasts"]')) e.preventDefault();
-          }}
+          onInteractOutside={keepOpenOnToast}
           className="fixed top-1/2 left-1/2 z-50 flex max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in"
         >
           <BookingFlowView

@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import clsx from 'clsx';
 import { Bot, Clock, LoaderCircle, Play, RotateCcw, User, Volume2, VolumeX, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { keepOpenOnToast, returnFocusTo as returnFocus } from '../../components/dialog-focus.ts';
 import { trackEvent } from '../../lib/analytics.ts';
 import * as ui from '../demos/shared/ui.ts';
 import { type DemoScenario, SCENARIOS, scenarioSeconds } from './scenarios.ts';
@@ -268,12 +269,7 @@ export default function DemoDialog({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
         <Dialog.Content
           data-testid="use-case-demo"
-          onCloseAutoFocus={(e) => {
-            if (returnFocusTo?.isConnected) {
-              e.preventDefault();
-              returnFocusTo.focus();
-            }
-          }}
+          onCloseAutoFocus={returnFocus(returnFocusTo)}
           onOpenAutoFocus={(e) => {
             // Start Demo is what the visitor came for.
             const target = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
@@ -284,10 +280,7 @@ export default function DemoDialog({
               target.focus();
             }
           }}
-          onInteractOutside={(e) => {
-            // Dismissing or swiping a toast must not close the dialog behind it.
-            if (e.target instanceof Element && e.target.closest('[data-testid="toasts"]')) e.preventDefault();
-          }}
+          onInteractOutside={keepOpenOnToast}
           className="fixed top-1/2 left-1/2 z-50 flex max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in"
         >
           <header className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { ContactForm } from '../../components/contact/contact-form.tsx';
+import { keepOpenOnToast, returnFocusTo as returnFocus } from '../../components/dialog-focus.ts';
 import type { UseCase } from './use-cases.ts';
 
 /**
@@ -27,16 +28,8 @@ export default function RequestDemoDialog({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
         <Dialog.Content
           data-testid="request-demo-dialog"
-          onCloseAutoFocus={(e) => {
-            if (returnFocusTo?.isConnected) {
-              e.preventDefault();
-              returnFocusTo.focus();
-            }
-          }}
-          onInteractOutside={(e) => {
-            // Dismissing or swiping a toast must not close the dialog behind it.
-            if (e.target instanceof Element && e.target.closest('[data-testid="toasts"]')) e.preventDefault();
-          }}
+          onCloseAutoFocus={returnFocus(returnFocusTo)}
+          onInteractOutside={keepOpenOnToast}
           className="fixed top-1/2 left-1/2 z-50 flex max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in"
         >
           <header className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">
