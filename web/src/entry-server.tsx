@@ -39,9 +39,14 @@ export async function render(path: string): Promise<string> {
   if (context instanceof Response) throw new Error(`${path} answered a redirect or response`);
   if (context.errors) throw new Error(`${path} failed: ${JSON.stringify(context.errors)}`);
   const router = createStaticRouter(handler.dataRoutes, context);
-  return renderToString(
-    <AppRoot client={createQueryClient()}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
-    </AppRoot>,
-  );
+  const client = createQueryClient({ server: true });
+  try {
+    return renderToString(
+      <AppRoot client={client}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppRoot>,
+    );
+  } finally {
+    client.clear();
+  }
 }

@@ -40,7 +40,12 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
   };
 }
 
-export function createQueryClient(): QueryClient {
+/**
+ * The app's query client. `server: true` is the prerenderer's: its queries never start the
+ * garbage-collection timers a browser needs (gcTime Infinity), so a build process exits as
+ * soon as its pages are written instead of waiting out the 5-minute gcTime.
+ */
+export function createQueryClient(opts: { server?: boolean } = {}): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -48,7 +53,7 @@ export function createQueryClient(): QueryClient {
         refetchInterval: false,
         refetchOnWindowFocus: false,
         staleTime: Number.POSITIVE_INFINITY,
-        gcTime: 5 * 60 * 1000,
+        gcTime: opts.server ? Number.POSITIVE_INFINITY : 5 * 60 * 1000,
         retry: false,
       },
       mutations: {
