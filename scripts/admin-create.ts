@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { withDatabase } from '@parley/kit/testing';
+import { withDatabase } from '@parley/kit/local';
 import { generatePrismaClients } from './lib/build.ts';
 import { repoRoot } from './lib/paths.ts';
 

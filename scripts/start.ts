@@ -31,7 +31,7 @@ import {
   startEmbeddedPostgres,
   startNatsServer,
   withDatabase,
-} from '@parley/kit/testing';
+} from '@parley/kit/local';
 import { buildWhatIsNeeded } from './lib/build.ts';
 import { repoRoot } from './lib/paths.ts';
 
@@ -130,7 +130,14 @@ async function main() {
     }
     await Promise.all(Object.values(upstreams).map((u) => waitReady(u)));
   } else {
-    const bus: EventBus = await createBus({ natsUrl: process.env.NATS_URL, name: 'parley', logger: log });
+    // NATS when NATS_URL is set; otherwise the local bus, whose durable log is its own database.
+    await ensureDatabase(adminUrl, 'parley_bus');
+    const bus: EventBus = await createBus({
+      natsUrl: process.env.NATS_URL,
+      busDatabaseUrl: withDatabase(adminUrl, 'parley_bus'),
+      name: 'parley',
+      logger: log,
+    });
     cleanups.push({ name: 'event bus', stop: () => bus.close() });
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;

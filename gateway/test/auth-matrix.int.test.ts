@@ -53,11 +53,16 @@ const guarded = ROUTES.filter((r) => r.access === 'admin' || r.access === 'super
 const cases = guarded.flatMap((entry) => methodsOf(entry).map((method) => ({ entry, method })));
 
 beforeAll(async () => {
-  const common = { INTERNAL_AUTH_SECRET: secret, LOG_LEVEL: 'silent' as const };
+  const common = {
+    INTERNAL_AUTH_SECRET: secret,
+    LOG_LEVEL: 'silent' as const,
+    NATS_URL: process.env.NATS_URL,
+  };
   identity = await startService(identityService, {
     env: {
       ...common,
       DATABASE_URL: await createTestDatabase('matrix_identity'),
+
       PARLEY_ADMIN_EMAIL: SUPER.email,
       PARLEY_ADMIN_PASSWORD: SUPER.password,
       LOGIN_RATE_LIMIT: '100000',
@@ -76,7 +81,12 @@ beforeAll(async () => {
     listen: { host: '127.0.0.1', port: 0 },
   });
   voice = await startService(voiceService, {
-    env: { ...common, DATABASE_URL: await createTestDatabase('matrix_voice'), TTS_WORKERS: '1' },
+    env: {
+      ...common,
+      DATABASE_URL: await createTestDatabase('matrix_voice'),
+
+      TTS_WORKERS: '1',
+    },
     logger,
     listen: { host: '127.0.0.1', port: 0 },
   });

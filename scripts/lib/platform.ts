@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@parley/kit/testing';
+import { freePort } from '@parley/kit/local';
 import { repoRoot } from './paths.ts';
 
 export interface Platform {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../services/kit/src/testing/ports.ts';
+import { freePort } from '../../services/kit/src/local/ports.ts';
 import { type Platform, startPlatform } from '../lib/platform.ts';
 import { BIN, run, toolsGate } from './tools.ts';
 

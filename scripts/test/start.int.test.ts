@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../services/kit/src/testing/ports.ts';
+import { freePort } from '../../services/kit/src/local/ports.ts';
 import { repoRoot } from '../lib/paths.ts';
 
 const TSX_CLI = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');

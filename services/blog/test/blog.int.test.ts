@@ -4,6 +4,7 @@ import {
   createBus,
   createLogger,
   type EventBus,
+  plainConsumer,
   type RunningService,
   signAssertion,
   startService,
@@ -76,11 +77,13 @@ beforeAll(async () => {
   b = await startService(blogService, { env, logger, listen: { host: '127.0.0.1', port: 0 } });
   admin = { 'x-parley-assertion': await signAssertion(secret, { adminId: 'admin-1', role: 'admin' }) };
   observer = await createBus({ natsUrl, name: 'blog-test-observer', logger });
-  await observer.subscribe({
-    durable: `blog-test-${Date.now()}`,
-    subjects: ['blog.post.published', 'blog.post.updated', 'blog.post.unpublished', 'blog.post.deleted'],
-    handler: async (e) => void events.push(e),
-  });
+  await observer.subscribe(
+    plainConsumer({
+      durable: `blog-test-${Date.now()}`,
+      subjects: ['blog.post.published', 'blog.post.updated', 'blog.post.unpublished', 'blog.post.deleted'],
+      handler: async (e) => void events.push(e),
+    }),
+  );
 });
 afterAll(async () => {
   await observer?.close();

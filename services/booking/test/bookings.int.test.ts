@@ -4,6 +4,7 @@ import {
   createBus,
   createLogger,
   type EventBus,
+  plainConsumer,
   type RunningService,
   signAssertion,
   startService,
@@ -59,13 +60,15 @@ beforeAll(async () => {
     listen: { host: '127.0.0.1', port: 0 },
   });
   observer = await createBus({ natsUrl, name: 'booking-test-observer', logger });
-  await observer.subscribe({
-    durable: `booking-test-${Date.now()}`,
-    subjects: ['booking.booking.created', 'booking.booking.status_changed', 'booking.contact.submitted'],
-    handler: async (e) => {
-      received.push(e);
-    },
-  });
+  await observer.subscribe(
+    plainConsumer({
+      durable: `booking-test-${Date.now()}`,
+      subjects: ['booking.booking.created', 'booking.booking.status_changed', 'booking.contact.submitted'],
+      handler: async (e) => {
+        received.push(e);
+      },
+    }),
+  );
 });
 
 afterAll(async () => {

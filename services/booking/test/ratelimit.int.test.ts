@@ -10,6 +10,7 @@ beforeAll(async () => {
   svc = await startService(bookingService, {
     env: {
       DATABASE_URL: await createTestDatabase('booking_rl'),
+      NATS_URL: process.env.NATS_URL,
       INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
       PUBLIC_WRITE_RATE_LIMIT: '3',
     },

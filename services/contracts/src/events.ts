@@ -1,14 +1,19 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { BlogPostDeletedEvent, BlogPostEvent } from './blog.ts';
 import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
-import type { ServiceName } from './enums.ts';
+import { SERVICE_NAMES, type ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
+import { literalUnion } from './schema.ts';
 import { CallEvent } from './voice.ts';
 
 /**
- * The event catalogue: every subject any service publishes, its producer and its
- * payload schema. Subjects are `<service>.<entity>.<verb>`; payloads evolve by adding
- * fields only. Each producing service has one JetStream stream named after it.
+ * The event catalogue: every subject any service publishes, its producer, its payload
+ * schema and the aggregate it is about. Subjects are `<service>.<entity>.<verb>`; payloads
+ * evolve by adding fields only. Each producing service has one stream named after it.
+ *
+ * The aggregate key orders events: the outbox publishes the events of one aggregate in
+ * commit order, and a consumer handles the events of one aggregate one at a time.
  */
 
 export interface EventEnvelope<P = unknown> {
@@ -17,32 +22,53 @@ export interface EventEnvelope<P = unknown> {
   subject: string;
   occurredAt: string;
   payload: P;
+  /** The aggregate the event is about (see the catalogue); absent = no ordering. */
+  key?: string;
   /** W3C trace context of the producing span, when there was one. */
   traceparent?: string;
 }
 
-const def = <S extends TSchema>(producer: ServiceName, payload: S) => ({ producer, payload });
+interface EventDef<S extends TSchema> {
+  producer: ServiceName;
+  payload: S;
+  key: (payload: Static<S>) => string;
+}
+
+const def = <S extends TSchema>(
+  producer: ServiceName,
+  payload: S,
+  key: (payload: Static<S>) => string,
+): EventDef<S> => ({ producer, payload, key });
 
 export const EVENTS = {
-  'booking.booking.created': def('booking', Booking),
+  'booking.booking.created': def('booking', Booking, (p) => p.id),
   'booking.booking.status_changed': def(
     'booking',
     Type.Object({ booking: Booking, previousStatus: BookingStatusSchema }),
+    (p) => p.booking.id,
   ),
-  'booking.contact.submitted': def('booking', ContactRequest),
-  'blog.post.published': def('blog', BlogPostEvent),
-  'blog.post.updated': def('blog', BlogPostEvent),
-  'blog.post.unpublished': def('blog', BlogPostEvent),
-  'blog.post.deleted': def('blog', BlogPostDeletedEvent),
-  'voice.call.started': def('voice', CallEvent),
-  'voice.call.completed': def('voice', CallEvent),
-  'identity.admin.invited': def('identity', AdminInvitedEvent),
-  'identity.admin.deleted': def('identity', AdminDeletedEvent),
-  'identity.session.revoked': def('identity', SessionRevokedEvent),
+  'booking.contact.submitted': def('booking', ContactRequest, (p) => p.id),
+  'blog.post.published': def('blog', BlogPostEvent, (p) => p.post.id),
+  'blog.post.updated': def('blog', BlogPostEvent, (p) => p.post.id),
+  'blog.post.unpublished': def('blog', BlogPostEvent, (p) => p.post.id),
+  'blog.post.deleted': def('blog', BlogPostDeletedEvent, (p) => p.id),
+  'voice.call.started': def('voice', CallEvent, (p) => p.conversation.id),
+  'voice.call.completed': def('voice', CallEvent, (p) => p.conversation.id),
+  'identity.admin.invited': def('identity', AdminInvitedEvent, (p) => p.adminId),
+  'identity.admin.deleted': def('identity', AdminDeletedEvent, (p) => p.adminId),
+  'identity.session.revoked': def('identity', SessionRevokedEvent, (p) => p.adminId),
 } as const;
 
 export type EventSubject = keyof typeof EVENTS;
 export type EventPayload<S extends EventSubject> = Static<(typeof EVENTS)[S]['payload']>;
+/** An envelope whose subject and payload agree (a union over `S`). */
+export type EventOf<S extends EventSubject = EventSubject> = S extends EventSubject
+  ? EventEnvelope<EventPayload<S>> & { subject: S }
+  : never;
+
+export function isEventSubject(subject: string): subject is EventSubject {
+  return Object.hasOwn(EVENTS, subject);
+}
 
 /** JetStream stream that holds a producer's events. */
 export function streamOf(service: ServiceName): string {
@@ -50,7 +76,62 @@ export function streamOf(service: ServiceName): string {
 }
 
 export function producerOf(subject: string): ServiceName {
-  const def = (EVENTS as Record<string, { producer: ServiceName }>)[subject];
-  if (!def) throw new Error(`Unknown event subject: ${subject}`);
-  return def.producer;
+  if (!isEventSubject(subject)) throw new Error(`Unknown event subject: ${subject}`);
+  return EVENTS[subject].producer;
 }
+
+/**
+ * How long each stream keeps its events. Consumers that keep a copy (the email service's
+ * blog posts and settings, the settings service's activity projection) rebuild it from the
+ * stream on a fresh database, so streams keep everything by age; a size cap per stream
+ * drops the oldest events first. 0 = no age limit.
+ */
+export const STREAM_LIMITS: Record<ServiceName, { maxAgeDays: number; maxBytes: number }> =
+  Object.fromEntries(SERVICE_NAMES.map((s) => [s, { maxAgeDays: 0, maxBytes: 1024 ** 3 }])) as Record<
+    ServiceName,
+    { maxAgeDays: number; maxBytes: number }
+  >;
+
+/** The aggregate key of an event (ordering), from the catalogue. */
+export function eventKey<S extends EventSubject>(subject: S, payload: EventPayload<S>): string {
+  return (EVENTS[subject].key as (p: EventPayload<S>) => string)(payload);
+}
+
+const checkers = new Map<string, ReturnType<typeof Compile>>();
+
+/**
+ * Checks a payload against its subject's schema. Returns null when it conforms, else a
+ * sentence naming the subject and the first problem (unknown subjects are problems too).
+ */
+export function eventPayloadProblem(subject: string, payload: unknown): string | null {
+  if (!isEventSubject(subject)) return `unknown event subject ${subject}`;
+  let check = checkers.get(subject);
+  if (!check) {
+    check = Compile(EVENTS[subject].payload);
+    checkers.set(subject, check);
+  }
+  if (check.Check(payload)) return null;
+  const first = [...check.Errors(payload)][0] as { instancePath?: string; message?: string } | undefined;
+  return `${subject} payload does not match the catalogue at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`;
+}
+
+// ── Request/reply: synchronous questions between services (NATS request/reply) ─────────
+
+export const DIAGNOSTIC_STATUSES = ['success', 'warning', 'error'] as const;
+export type DiagnosticStatus = (typeof DIAGNOSTIC_STATUSES)[number];
+
+/** Asks a service to run one of its own checks (its database, its mail transport, ...). */
+export const DiagnosticRequest = Type.Object({ check: Type.String({ minLength: 1, maxLength: 100 }) });
+export type DiagnosticRequest = Static<typeof DiagnosticRequest>;
+
+export const DiagnosticResult = Type.Object({
+  status: literalUnion(DIAGNOSTIC_STATUSES),
+  result: Type.String(),
+  details: Type.String(),
+  /** Milliseconds the check took inside the service. */
+  duration: Type.Number({ minimum: 0 }),
+});
+export type DiagnosticResult = Static<typeof DiagnosticResult>;
+
+/** The subject on which `service` answers diagnostic requests (any replica answers). */
+export const diagnosticsSubject = (service: ServiceName) => `diagnostics.${service}`;

@@ -28,6 +28,7 @@ describe('first admin bootstrap', () => {
     const url = await createTestDatabase('identity_boot');
     const env = {
       DATABASE_URL: url,
+      NATS_URL: process.env.NATS_URL,
       INTERNAL_AUTH_SECRET: secret,
       PARLEY_ADMIN_EMAIL: 'Boss@Parley.test',
       PARLEY_ADMIN_PASSWORD: 'boss-password',
@@ -73,7 +74,7 @@ describe('first admin bootstrap', () => {
 
     // The generated credentials work and the admin is told to change the password.
     const svc = await startService(identityService, {
-      env: { DATABASE_URL: url, INTERNAL_AUTH_SECRET: secret },
+      env: { DATABASE_URL: url, NATS_URL: process.env.NATS_URL, INTERNAL_AUTH_SECRET: secret },
       logger: silent,
       listen: { host: '127.0.0.1', port: 0 },
     });

@@ -57,6 +57,7 @@ export async function startHarness(prefix: string, env: Record<string, string> =
   const svc = await startService(identityService, {
     env: {
       DATABASE_URL: databaseUrl,
+      NATS_URL: process.env.NATS_URL,
       INTERNAL_AUTH_SECRET: secret,
       PARLEY_ADMIN_EMAIL: SUPER_EMAIL,
       PARLEY_ADMIN_PASSWORD: SUPER_PASSWORD,

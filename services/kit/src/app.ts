@@ -26,8 +26,13 @@ export interface BuildAppOptions {
   name: string;
   logger: Logger;
   metrics: ServiceMetrics;
-  /** Checks for /health/ready (database, bus, ...); all must pass. */
+  /** Checks for /health/ready (the database): all must pass for the process to take traffic. */
   readiness: Record<string, () => Promise<boolean>>;
+  /**
+   * Reported by /health/ready but never gating it (the bus: while NATS is away the outbox
+   * keeps every event, so the service keeps serving).
+   */
+  readinessInfo?: Record<string, () => Promise<boolean>>;
   /** Body size limit in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Fastify `trustProxy` (default true: services sit behind the gateway). */
@@ -125,9 +130,15 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
       }),
     );
     const ready = Object.values(checks).every(Boolean);
+    const info: Record<string, boolean> = {};
+    await Promise.all(
+      Object.entries(opts.readinessInfo ?? {}).map(async ([name, check]) => {
+        info[name] = await check().catch(() => false);
+      }),
+    );
     return reply
       .status(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks });
+      .send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks, info });
   });
 
   app.get('/metrics', { logLevel: 'silent' }, async (_request, reply) => {

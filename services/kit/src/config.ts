@@ -39,6 +39,14 @@ export const ServiceEnv = {
   /** NATS server(s), comma separated. Absent = in-process bus (embedded mode only). */
   NATS_URL: Type.Optional(Type.String()),
   DATABASE_POOL_MAX: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  /** A failing event is retried for this many hours before it goes to the dead letters (default 24). */
+  EVENT_RETRY_HOURS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 24 * 30 })),
+  /** Longest wait between two deliveries of a failing event (default 600 s). */
+  EVENT_RETRY_MAX_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0.01, maximum: 86_400 })),
+  /** Deliveries a consumer handles at once per process (default 8). */
+  EVENT_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+  /** Days the inbox remembers handled event ids (default 7). */
+  INBOX_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
 };
 
 /**

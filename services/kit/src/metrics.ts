@@ -6,6 +6,11 @@ export interface ServiceMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   httpRequests: Counter<'method' | 'route' | 'status_code'>;
+  /** The event backbone: deliveries by outcome, outbox publishes, failures and dead letters. */
+  events: {
+    deliveries: Counter<'consumer' | 'outcome'>;
+    outbox: { published: Counter<string>; failed: Counter<string>; dead: Counter<string> };
+  };
 }
 
 let defaultsRegistered = false;
@@ -16,6 +21,9 @@ export function createServiceMetrics(
     pool?: pg.Pool;
     outboxBacklog?: () => Promise<number>;
     consumerLag?: () => Promise<Record<string, number>>;
+    /** Dead letters waiting (consumers' and the outbox's). */
+    deadLetters?: () => Promise<number>;
+    busConnected?: () => boolean;
   } = {},
 ): ServiceMetrics {
   const registry = new Registry();
@@ -38,7 +46,52 @@ export function createServiceMetrics(
     labelNames: ['method', 'route', 'status_code'] as const,
     registers: [registry],
   });
-  const { pool, outboxBacklog, consumerLag } = sources;
+  const { pool, outboxBacklog, consumerLag, deadLetters, busConnected } = sources;
+  const events: ServiceMetrics['events'] = {
+    deliveries: new Counter({
+      name: 'bus_deliveries_total',
+      help: 'Event deliveries handled, by consumer and outcome (ack, retry, dead_lettered)',
+      labelNames: ['consumer', 'outcome'] as const,
+      registers: [registry],
+    }),
+    outbox: {
+      published: new Counter({
+        name: 'outbox_published_total',
+        help: 'Outbox events published',
+        registers: [registry],
+      }),
+      failed: new Counter({
+        name: 'outbox_publish_failures_total',
+        help: 'Outbox events that failed to publish for their own reasons (retried with backoff)',
+        registers: [registry],
+      }),
+      dead: new Counter({
+        name: 'outbox_dead_lettered_total',
+        help: 'Outbox events moved to the dead letters',
+        registers: [registry],
+      }),
+    },
+  };
+  if (deadLetters) {
+    new Gauge({
+      name: 'dead_letters_waiting',
+      help: 'Dead letters (consumers and outbox) waiting for a replay or a decision',
+      registers: [registry],
+      async collect() {
+        this.set(await deadLetters().catch(() => -1));
+      },
+    });
+  }
+  if (busConnected) {
+    new Gauge({
+      name: 'bus_connected',
+      help: '1 while the event bus takes publishes, 0 while it is away (the outbox keeps events)',
+      registers: [registry],
+      collect() {
+        this.set(busConnected() ? 1 : 0);
+      },
+    });
+  }
   if (pool) {
     new Gauge({
       name: 'db_pool_connections',
@@ -74,5 +127,5 @@ export function createServiceMetrics(
       },
     });
   }
-  return { registry, httpDuration, httpRequests };
+  return { registry, httpDuration, httpRequests, events };
 }

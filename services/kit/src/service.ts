@@ -1,16 +1,34 @@
-import type { ServiceName } from '@parley/contracts';
+import {
+  type DiagnosticResult,
+  diagnosticsSubject,
+  type EventSubject,
+  type ServiceName,
+} from '@parley/contracts';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Static, TObject } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
-import { createBus, type EventBus, OutboxRelay, type Subscription } from './bus/index.ts';
+import { runEventsCommand } from './bus/events-cli.ts';
+import {
+  busConsumer,
+  type ConsumerSpec,
+  createBus,
+  DeadLetterReplayer,
+  DeadLetters,
+  type EventBus,
+  OutboxRelay,
+  pruneInbox,
+  retryPolicyFrom,
+  type Subscription,
+} from './bus/index.ts';
 import { loadConfig, type ServiceEnv } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, pingDatabase } from './db/pool.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
+import { startTelemetry } from './telemetry.ts';
 
 /** How long each phase of a service's stop may take before the stop goes on without it. */
 const STOP_PHASE_GRACE_MS = 4000;
@@ -31,8 +49,16 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   };
   /** The service's clock; tests inject one to move time (idle expiry, windows). */
   now: () => Date;
-  /** Registers a consumer; it is stopped on shutdown. */
-  consume: EventBus['subscribe'];
+  /**
+   * Registers a durable consumer (payloads checked against the catalogue, retries with
+   * backoff, dead letters in this service's database); it is stopped on shutdown.
+   */
+  consume<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<Subscription>;
+  /**
+   * Adds a check this service answers for on its diagnostics subject (request/reply), e.g.
+   * the email service's transport. `database` is built in.
+   */
+  diagnostic(check: string, run: () => Promise<Omit<DiagnosticResult, 'duration'>>): void;
   /** Registers work to do on shutdown (after the server stopped accepting). */
   onShutdown(fn: () => Promise<void>): void;
 }
@@ -86,22 +112,39 @@ export async function startService<S extends TObject>(
   const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_MAX ?? 10);
   const ownBus = !opts.bus;
   const bus = opts.bus ?? (await createBus({ natsUrl: config.NATS_URL, name: module.name, logger }));
-  const relay = new OutboxRelay({ pool, bus, logger });
+  const deadLetters = new DeadLetters(pool);
   const metrics = createServiceMetrics(module.name, {
     pool,
     outboxBacklog: () => relay.backlog(),
     consumerLag: () => bus.lag(),
+    deadLetters: () => deadLetters.count(),
+    busConnected: () => bus.isConnected(),
   });
+  const relay = new OutboxRelay({ pool, bus, logger, metrics: metrics.events.outbox });
+  const replayer = new DeadLetterReplayer(deadLetters, logger);
+  const retryPolicy = retryPolicyFrom(config);
   const app = await buildServiceApp({
     name: module.name,
     logger,
     metrics,
-    readiness: { database: () => pingDatabase(pool), bus: () => bus.isReady() },
+    // Ready = can serve requests: the database. The bus is reported, never gating: while
+    // NATS is away the outbox keeps every event and the service keeps serving.
+    readiness: { database: () => pingDatabase(pool) },
+    readinessInfo: { bus: async () => bus.isConnected() },
   });
 
   const subscriptions: Subscription[] = [];
   const shutdownTasks: Array<() => Promise<void>> = [];
   const secret = config.INTERNAL_AUTH_SECRET;
+  const checks = new Map<string, () => Promise<Omit<DiagnosticResult, 'duration'>>>();
+  checks.set('database', async () => {
+    const t0 = performance.now();
+    const ok = await pingDatabase(pool);
+    const ms = Math.round(performance.now() - t0);
+    return ok
+      ? { status: 'success', result: 'Connected', details: `${module.name} database answered in ${ms} ms` }
+      : { status: 'error', result: 'Unreachable', details: `${module.name} database did not answer` };
+  });
   await module.register(app, {
     config,
     pool,
@@ -114,14 +157,43 @@ export async function startService<S extends TObject>(
       internal: requireInternal(secret),
     },
     consume: async (spec) => {
-      const sub = await bus.subscribe(spec);
+      const sub = await bus.subscribe(
+        busConsumer(
+          { ...spec, concurrency: spec.concurrency ?? config.EVENT_CONCURRENCY },
+          { logger, policy: retryPolicy, deadLetters, replayer, metrics: metrics.events },
+        ),
+      );
       subscriptions.push(sub);
       return sub;
     },
+    diagnostic: (check, run) => void checks.set(check, run),
     onShutdown: (fn) => shutdownTasks.push(fn),
   });
 
+  // Diagnostics: any replica answers a check of this service (NATS request/reply, or in process).
+  const diagnostics = await bus.respond(diagnosticsSubject(module.name), module.name, async (payload) => {
+    const check = (payload as { check?: unknown } | undefined)?.check;
+    const run = typeof check === 'string' ? checks.get(check) : undefined;
+    if (!run) throw new Error(`${module.name} has no check named ${String(check)}`);
+    const t0 = performance.now();
+    const result = await run().catch(
+      (err: Error): Omit<DiagnosticResult, 'duration'> => ({
+        status: 'error',
+        result: 'Check failed',
+        details: err.message,
+      }),
+    );
+    return { ...result, duration: Math.round(performance.now() - t0) } satisfies DiagnosticResult;
+  });
+
   relay.start();
+  replayer.start();
+  const inboxDays = config.INBOX_RETENTION_DAYS ?? 7;
+  const pruneInboxNow = () =>
+    pruneInbox(pool, inboxDays).catch((err) => logger.warn({ err }, 'inbox retention pass failed'));
+  const inboxTimer = setInterval(pruneInboxNow, 3600_000);
+  inboxTimer.unref();
+  void pruneInboxNow();
   const listen = opts.listen ?? { host: config.HOST ?? '0.0.0.0', port: config.PORT ?? 0 };
   await app.listen(listen);
   const addr = app.server.address();
@@ -146,8 +218,11 @@ export async function startService<S extends TObject>(
           idle: pool.idleCount,
           waiting: pool.waitingCount,
         });
+        clearInterval(inboxTimer);
         await phase('http', app.close(), () => app.server.closeAllConnections());
+        await phase('diagnostics', diagnostics.stop());
         await phase('consumers', Promise.allSettled(subscriptions.map((s) => s.stop())));
+        await phase('dead-letter replays', replayer.stop());
         for (const task of shutdownTasks)
           await phase(
             'shutdown task',
@@ -196,6 +271,16 @@ export async function runServiceMain<S extends TObject>(
 ) {
   const logger = createLogger(module.name, process.env.LOG_LEVEL);
   try {
+    if (argv[0] === 'events') {
+      const config = loadConfig(module.name, module.envSchema, process.env) as Static<S> & BaseConfig;
+      const pool = createPool(config.DATABASE_URL, 2);
+      try {
+        process.exitCode = await runEventsCommand(module.name, pool, argv.slice(1));
+      } finally {
+        await pool.end();
+      }
+      return;
+    }
     if (argv[0] === 'migrate') {
       const config = loadConfig(module.name, module.envSchema, process.env) as Static<S> & BaseConfig;
       const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
@@ -205,16 +290,24 @@ export async function runServiceMain<S extends TObject>(
       );
       return;
     }
+    // A service in its own process exports its traces (the embedded start does it once for all).
+    const telemetry = startTelemetry({
+      serviceName: module.name,
+      otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
     const running = await startService(module, { logger });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down');
-      running.stop().then(
-        () => process.exit(0),
-        (err) => {
-          logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      running
+        .stop()
+        .then(() => telemetry.shutdown())
+        .then(
+          () => process.exit(0),
+          (err) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     };
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { freePort } from '../src/testing/ports.ts';
+import { freePort } from '../src/local/ports.ts';
 
 describe('freePort', () => {
   it('chooses distinct bindable ports below the ephemeral range, where no outgoing connection can take them', async () => {

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { INBOX_SQL, OUTBOX_NOTIFY_SQL, OUTBOX_SQL } from '../src/bus/outbox.ts';
+import { BACKBONE_SCHEMA_SQL } from '../src/bus/sql.ts';
 import { ServiceEnv } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
 import { type ServiceModule, startService } from '../src/service.ts';
-import { createTestDatabase } from '../src/testing/postgres.ts';
+import { createTestDatabase } from '../src/testing/database.ts';
 
 /**
  * A service's stop is bounded: a request that never ends and a database client that is
@@ -22,7 +22,7 @@ describe('stopping a service', () => {
   it('goes on past a stuck request and an unreleased database client, naming each', async () => {
     const url = await createTestDatabase('service_stop');
     const setup = createPool(url, 1);
-    await setup.query(OUTBOX_SQL + INBOX_SQL + OUTBOX_NOTIFY_SQL);
+    await setup.query(BACKBONE_SCHEMA_SQL);
     await setup.end();
 
     const warnings: Array<{ phase?: string; msg: string; pool?: { total: number; idle: number } }> = [];
@@ -45,7 +45,11 @@ describe('stopping a service', () => {
       },
     };
     const service = await startService(module, {
-      env: { DATABASE_URL: url, INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex') },
+      env: {
+        DATABASE_URL: url,
+        NATS_URL: process.env.NATS_URL,
+        INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+      },
       logger,
       migrate: false,
       listen: { host: '127.0.0.1', port: 0 },

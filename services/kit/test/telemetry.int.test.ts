@@ -11,8 +11,12 @@ import { buildGateway } from '../../../gateway/src/app.ts';
 // depend on them).
 import { bookingService } from '../../booking/src/service.ts';
 import {
+  BACKBONE_SCHEMA_SQL,
+  busConsumer,
   createBus,
   createLogger,
+  createPool,
+  DeadLetters,
   type EventBus,
   type RunningService,
   type ServiceInstance,
@@ -70,13 +74,20 @@ beforeAll(async () => {
 
   // Another service's consumer, on its own NATS connection.
   consumerBus = await createBus({ natsUrl, name: 'telemetry-consumer', logger });
-  await consumerBus.subscribe({
-    durable: `telemetry-e2e-${randomBytes(4).toString('hex')}`,
-    subjects: ['booking.booking.created'],
-    handler: async (event) => {
-      consumed.push({ event, traceId: trace.getActiveSpan()?.spanContext().traceId });
-    },
-  });
+  const consumerDb = createPool(await createTestDatabase('telemetry_consumer'), 2);
+  await consumerDb.query(BACKBONE_SCHEMA_SQL);
+  await consumerBus.subscribe(
+    busConsumer(
+      {
+        durable: `telemetry-e2e-${randomBytes(4).toString('hex')}`,
+        subjects: ['booking.booking.created'],
+        handler: async (event) => {
+          consumed.push({ event, traceId: trace.getActiveSpan()?.spanContext().traceId });
+        },
+      },
+      { logger, deadLetters: new DeadLetters(consumerDb) },
+    ),
+  );
 });
 
 afterAll(async () => {

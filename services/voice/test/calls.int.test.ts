@@ -4,6 +4,7 @@ import {
   createBus,
   createLogger,
   type EventBus,
+  plainConsumer,
   type RunningService,
   signAssertion,
   startService,
@@ -89,6 +90,7 @@ beforeAll(async () => {
     env: {
       ...common,
       DATABASE_URL: databaseUrl,
+      NATS_URL: process.env.NATS_URL,
       TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
       TWILIO_AUTH_TOKEN: AUTH_TOKEN,
       TWILIO_FROM_NUMBER: '+15005550006',
@@ -100,11 +102,13 @@ beforeAll(async () => {
   admin = { 'x-parley-assertion': await signAssertion(secret, { adminId: 'a1', role: 'admin' }) };
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   observer = await createBus({ natsUrl, name: 'voice-test-observer', logger });
-  await observer.subscribe({
-    durable: `voice-test-${Date.now()}`,
-    subjects: ['voice.call.started', 'voice.call.completed'],
-    handler: async (e) => void events.push(e),
-  });
+  await observer.subscribe(
+    plainConsumer({
+      durable: `voice-test-${Date.now()}`,
+      subjects: ['voice.call.started', 'voice.call.completed'],
+      handler: async (e) => void events.push(e),
+    }),
+  );
 });
 afterAll(async () => {
   await observer?.close();

@@ -96,7 +96,13 @@ describe('speech synthesis', () => {
     const first = await tts({ text });
     expect(first.headers.get('x-speech-cache')).toBe('miss');
     const other = await startService(voiceService, {
-      env: { DATABASE_URL: databaseUrl, INTERNAL_AUTH_SECRET: secret, LOG_LEVEL: 'silent', TTS_WORKERS: '1' },
+      env: {
+        DATABASE_URL: databaseUrl,
+        NATS_URL: process.env.NATS_URL,
+        INTERNAL_AUTH_SECRET: secret,
+        LOG_LEVEL: 'silent',
+        TTS_WORKERS: '1',
+      },
       logger: createLogger('voice-test-2', 'silent'),
       listen: { host: '127.0.0.1', port: 0 },
     });

@@ -12,3 +12,19 @@ export async function claimEvent(tx: SqlExecutor, consumer: string, eventId: str
   );
   return inserted === 1;
 }
+
+/**
+ * Forgets inbox ids older than `days`. An event can come back only while it is being retried
+ * (the retry policy, hours) or when a relay that crashed between publishing and marking
+ * publishes it again after JetStream's 10-minute duplicate window; a week outlasts both.
+ */
+export async function pruneInbox(
+  pool: { query(sql: string, values: unknown[]): Promise<{ rowCount: number | null }> },
+  days: number,
+): Promise<number> {
+  const res = await pool.query(
+    `DELETE FROM "inbox_events" WHERE "processed_at" < now() - $1 * interval '1 day'`,
+    [days],
+  );
+  return res.rowCount ?? 0;
+}

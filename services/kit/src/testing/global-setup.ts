@@ -1,5 +1,5 @@
-import { type NatsServer, natsServerBinary, startNatsServer } from './nats.ts';
-import { type PostgresServer, startEmbeddedPostgres } from './postgres.ts';
+import { type NatsServer, natsServerBinary, startNatsServer } from '../local/nats.ts';
+import { type PostgresServer, startEmbeddedPostgres } from '../local/postgres.ts';
 
 /**
  * Vitest global setup of the integration tier: real PostgreSQL and real NATS.

@@ -1,5 +1,4 @@
-export * from './nats.ts';
-export * from './ports.ts';
-export * from './postgres.ts';
+export * from '../local/index.ts';
+export * from './database.ts';
 export * from './prisma-sql.ts';
 export * from './schema-compare.ts';

@@ -1,14 +1,17 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { BACKBONE_MIGRATION_EXTRAS, BACKBONE_SCHEMA_SQL, EVENT_BACKBONE_MIGRATION } from '../bus/sql.ts';
 import { migrate, readMigrations } from '../db/migrate.ts';
-import { createTestDatabase } from './postgres.ts';
+import { createTestDatabase } from './database.ts';
 import { schemaToSql } from './prisma-sql.ts';
 import { describeSchema, diffSchemas } from './schema-compare.ts';
 
 /**
  * The migration checks every service runs (ARCHITECTURE §7): the committed migrations and
  * `schema.prisma` describe the same schema (objects Prisma cannot express are listed in
- * `allowedExtras`), migrations apply twice safely, and from two processes at once.
+ * `allowedExtras`; the backbone's partial indexes are allowed for every service), the
+ * backbone's tables agree with the kit's (services/kit/src/bus/sql.ts), migrations apply twice
+ * safely, and from two processes at once.
  */
 export function migrationSuite(service: string, migrationsDir: string, allowedExtras: string[]) {
   describe(`${service} migrations`, () => {
@@ -23,7 +26,25 @@ export function migrationSuite(service: string, migrationsDir: string, allowedEx
       await migrate(fromMigrations, migrationsDir);
       const diff = diffSchemas(await describeSchema(fromPrisma), await describeSchema(fromMigrations));
       expect(diff.missingOrDifferent).toEqual([]);
-      expect(diff.extra).toEqual([...allowedExtras].sort());
+      expect(diff.extra).toEqual([...allowedExtras, ...BACKBONE_MIGRATION_EXTRAS].sort());
+    });
+
+    it('carry the event backbone exactly as the kit defines it', async () => {
+      const migrations = await readMigrations(migrationsDir);
+      const backbone = migrations.find((m) => m.name.endsWith('_event_backbone'));
+      expect(backbone?.sql, 'a <timestamp>_event_backbone migration').toBe(EVENT_BACKBONE_MIGRATION);
+      // And the tables the migrations build are the kit's, column for column.
+      const fromKit = await createTestDatabase(`${service}_kitbus`);
+      const fromMigrations = await createTestDatabase(`${service}_svcbus`);
+      const client = new pg.Client({ connectionString: fromKit });
+      await client.connect();
+      await client.query(BACKBONE_SCHEMA_SQL);
+      await client.end();
+      await migrate(fromMigrations, migrationsDir);
+      const kit = await describeSchema(fromKit);
+      const svc = await describeSchema(fromMigrations);
+      const diff = diffSchemas(kit, new Map([...svc].filter(([k]) => kit.has(k))));
+      expect(diff.missingOrDifferent).toEqual([]);
     });
 
     it('apply once, then are a no-op, with Prisma-format records', async () => {

@@ -36,14 +36,13 @@ export async function startEmbeddedPostgres(
     createPostgresUser: true,
     onLog: () => {},
     onError: () => {},
-    // Throw-away servers trade durability for speed; a kept data directory stays crash-safe
-    // (synchronous_commit=off can lose the last few ms of commits, never corrupt them).
+    // A kept data directory (the embedded platform's) is fully durable: a commit the visitor
+    // was told about survives a crash of PostgreSQL or the machine. Only throw-away servers
+    // (tests, benchmarks' scratch) trade durability for speed.
     postgresFlags: [
       '-c',
       'max_connections=300',
-      '-c',
-      'synchronous_commit=off',
-      ...(ownDir ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
+      ...(ownDir ? ['-c', 'synchronous_commit=off', '-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
     ],
   });
   const pgdata = join(dataDir, 'pgdata');
@@ -112,29 +111,4 @@ export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
-}
-
-let counter = 0;
-
-/**
- * Creates a fresh, empty database for one test suite on the test server
- * (`PARLEY_TEST_PG_URL`, set by the integration global setup) and returns its URL.
- */
-export async function createTestDatabase(
-  prefix: string,
-  adminUrl = process.env.PARLEY_TEST_PG_URL,
-): Promise<string> {
-  if (!adminUrl)
-    throw new Error(
-      'PARLEY_TEST_PG_URL is not set: run integration tests through vitest --project integration',
-    );
-  const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  return withDatabase(adminUrl, name);
 }
