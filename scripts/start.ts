@@ -42,12 +42,17 @@ const started = Date.now();
 const dataDir = resolve(process.env.PARLEY_DATA_DIR ?? join(repoRoot, '.data'));
 mkdirSync(dataDir, { recursive: true });
 
-/** Secret the gateway signs internal assertions with; kept with the data so restarts agree. */
-function internalSecret(): string {
-  if (process.env.INTERNAL_AUTH_SECRET) return process.env.INTERNAL_AUTH_SECRET;
-  const file = join(dataDir, 'internal-auth-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
+/**
+ * A secret kept with the data so restarts agree (generated on the first start, mode 0600),
+ * unless the environment gives it: the gateway's assertion key, the settings encryption key,
+ * the email signing key.
+ */
+function dataSecret(envVar: string, file: string): string {
+  const given = process.env[envVar];
+  if (given) return given;
+  const path = join(dataDir, file);
+  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(path, 'utf8').trim();
 }
 
 const cleanups: Array<{ name: string; stop: () => Promise<void> }> = [];
@@ -104,9 +109,16 @@ async function main() {
     adminUrl = pg.adminUrl;
   }
 
-  const secret = internalSecret();
+  const secret = dataSecret('INTERNAL_AUTH_SECRET', 'internal-auth-secret');
   const upstreams: Record<string, string> = {};
-  const baseEnv = { ...process.env, INTERNAL_AUTH_SECRET: secret, HOST: '127.0.0.1', PORT: '0' };
+  const baseEnv = {
+    ...process.env,
+    INTERNAL_AUTH_SECRET: secret,
+    SETTINGS_ENCRYPTION_KEY: dataSecret('SETTINGS_ENCRYPTION_KEY', 'settings-encryption-key'),
+    EMAIL_SIGNING_SECRET: dataSecret('EMAIL_SIGNING_SECRET', 'email-signing-secret'),
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
 
   if (distributed) {
     let natsUrl = process.env.NATS_URL;

@@ -1,7 +1,9 @@
 import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
+import { emailService } from '@parley/email/service';
 import { identityService } from '@parley/identity/service';
 import type { ServiceModule } from '@parley/kit';
+import { settingsService } from '@parley/settings/service';
 import { voiceService } from '@parley/voice/service';
 
 /**
@@ -13,6 +15,8 @@ export const SERVICES: ServiceModule[] = [
   bookingService,
   blogService,
   voiceService,
+  settingsService,
+  emailService,
 ] as unknown as ServiceModule[];
 
 /** Env var the gateway reads for a service's upstream URL. */

@@ -5,6 +5,7 @@ import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
 import { SERVICE_NAMES, type ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
 import { literalUnion } from './schema.ts';
+import { SettingChangedEvent } from './settings.ts';
 import { CallEvent } from './voice.ts';
 
 /**
@@ -57,6 +58,7 @@ export const EVENTS = {
   'identity.admin.invited': def('identity', AdminInvitedEvent, (p) => p.adminId),
   'identity.admin.deleted': def('identity', AdminDeletedEvent, (p) => p.adminId),
   'identity.session.revoked': def('identity', SessionRevokedEvent, (p) => p.adminId),
+  'settings.setting.changed': def('settings', SettingChangedEvent, (p) => p.key),
 } as const;
 
 export type EventSubject = keyof typeof EVENTS;

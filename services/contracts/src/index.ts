@@ -8,5 +8,6 @@ export * from './identity.ts';
 export * from './phone.ts';
 export * from './schedule.ts';
 export * from './schema.ts';
+export * from './settings.ts';
 export * from './voice.ts';
 export * from './web.ts';

@@ -8,5 +8,6 @@ export * from './errors.ts';
 export * from './logger.ts';
 export * from './markup.ts';
 export * from './metrics.ts';
+export * from './secrets.ts';
 export * from './service.ts';
 export * from './telemetry.ts';

