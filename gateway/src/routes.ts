@@ -148,6 +148,11 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/api/admin/newsletters/:id/analytics', 'email', 'admin'),
   r('GET', '/api/admin/newsletters/:id/engagement-report', 'email', 'admin'),
   r('POST', '/api/admin/campaigns/fix-html', 'email', 'admin'),
+  r('GET', '/api/admin/address-books/:id/export', 'email', 'admin'), // (chosen) a book's contacts as CSV
+  r('GET', '/api/admin/email/imports/:id', 'email', 'admin'), // (chosen) an import job's progress
+  r('POST', '/api/admin/email/imports/:id/cancel', 'email', 'admin'), // (chosen)
+  r('GET', '/api/admin/email/imports', 'email', 'admin'), // (chosen) running and recent imports
+  r('POST', '/api/email/ses/notifications', 'email', 'signed-webhook'), // (chosen) SES bounces via SNS
   r('POST', '/api/admin/settings/test-email', 'email', 'admin'),
   r('GET', '/api/track/open/:trackingId', 'email', 'public'), // (chosen) open pixel
   r('GET', '/api/track/click/:trackingId', 'email', 'public'), // (chosen) click redirect
@@ -161,6 +166,9 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/diagnostics/:testId', 'settings', 'admin'),
   r('GET', '/api/admin/feature-recommendations', 'settings', 'admin'),
   r('GET', '/api/admin/feature-insights', 'settings', 'admin'),
+  r('GET', '/api/admin/settings/status', 'settings', 'admin'), // (chosen) General tab: platform status
+  r('GET', '/api/admin/diagnostics/dead-letters', 'settings', 'admin'), // (chosen) every service's
+  r('POST', '/api/admin/diagnostics/dead-letters/replay', 'settings', 'admin'), // (chosen)
 ];
 
 /** The methods of an entry as an array. */

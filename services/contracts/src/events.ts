@@ -137,3 +137,25 @@ export type DiagnosticResult = Static<typeof DiagnosticResult>;
 
 /** The subject on which `service` answers diagnostic requests (any replica answers). */
 export const diagnosticsSubject = (service: ServiceName) => `diagnostics.${service}`;
+
+/** A dead letter of a service, as its `deadLettersSubject` answers (diagnostics lists them). */
+export const DeadLetterInfo = Type.Object({
+  /** consumer = an event this service failed to handle; outbox = an event it could not publish. */
+  kind: literalUnion(['consumer', 'outbox'] as const),
+  id: Type.String(),
+  consumer: Type.Union([Type.String(), Type.Null()]),
+  eventId: Type.String(),
+  subject: Type.String(),
+  error: Type.String(),
+  deliveries: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  replayRequested: Type.Boolean(),
+});
+export type DeadLetterInfo = Static<typeof DeadLetterInfo>;
+
+/**
+ * Request/reply subjects of every service's dead letters: `list` answers DeadLetterInfo[];
+ * `replay` takes `{ ids: string[] | 'all' }` and answers `{ queued: number }`.
+ */
+export const deadLettersSubject = (service: ServiceName, verb: 'list' | 'replay') =>
+  `deadletters.${service}.${verb}`;

@@ -1,5 +1,6 @@
 import {
   type DiagnosticResult,
+  deadLettersSubject,
   diagnosticsSubject,
   type EventSubject,
   type ServiceName,
@@ -186,6 +187,21 @@ export async function startService<S extends TObject>(
     return { ...result, duration: Math.round(performance.now() - t0) } satisfies DiagnosticResult;
   });
 
+  // Dead letters, for the diagnostics screen (and `events` on the command line).
+  const deadLetterList = await bus.respond(deadLettersSubject(module.name, 'list'), module.name, () =>
+    deadLetters.list(200),
+  );
+  const deadLetterReplay = await bus.respond(
+    deadLettersSubject(module.name, 'replay'),
+    module.name,
+    async (payload) => {
+      const ids = (payload as { ids?: unknown } | undefined)?.ids;
+      if (ids !== 'all' && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
+        throw new Error('ids must be a list of dead-letter ids or "all"');
+      return { queued: await deadLetters.requestReplay(ids as string[] | 'all') };
+    },
+  );
+
   relay.start();
   replayer.start();
   const inboxDays = config.INBOX_RETENTION_DAYS ?? 7;
@@ -220,7 +236,10 @@ export async function startService<S extends TObject>(
         });
         clearInterval(inboxTimer);
         await phase('http', app.close(), () => app.server.closeAllConnections());
-        await phase('diagnostics', diagnostics.stop());
+        await phase(
+          'diagnostics',
+          Promise.all([diagnostics.stop(), deadLetterList.stop(), deadLetterReplay.stop()]),
+        );
         await phase('consumers', Promise.allSettled(subscriptions.map((s) => s.stop())));
         await phase('dead-letter replays', replayer.stop());
         for (const task of shutdownTasks)
