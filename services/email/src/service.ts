@@ -1,15 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
+import { registerAudience } from './audience.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
+import { registerMail } from './mail.ts';
 
-/** Composition root of the email service: address books, contacts, mail, tracking, campaigns. */
+/** Composition root of the email service: the audience (books, contacts, imports) and mail. */
 export const emailService = defineService({
   name: 'email',
   envSchema: EmailEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
-  async register(_app, deps) {
+  async register(app, deps) {
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
+    const ctx = { deps, db };
+    await registerAudience(app, ctx);
+    await registerMail(app, ctx);
   },
 });
