@@ -25,7 +25,7 @@ export const voiceService = defineService({
           apiKey: deps.config.ELEVENLABS_API_KEY,
           model: deps.config.ELEVENLABS_MODEL ?? 'eleven_turbo_v2_5',
         })
-      : localSpeechEngine({ workers: deps.config.TTS_WORKERS });
+      : localSpeechEngine({ workers: deps.config.TTS_WORKERS, logger: deps.logger });
     deps.onShutdown(() => engine.close());
     deps.logger.info({ engine: engine.name, model: engine.model }, 'speech engine ready');
     const speech = new SpeechService(engine, new SpeechRepository(deps.pool), settings.memoryCacheBytes);

@@ -36,6 +36,7 @@ beforeAll(async () => {
       NATS_URL: process.env.NATS_URL,
       INTERNAL_AUTH_SECRET: secret,
       TTS_RATE_LIMIT: '40',
+      TTS_WORKERS: '2',
       LOG_LEVEL: 'silent',
     },
     logger: createLogger('voice-test', 'silent'),
@@ -116,6 +117,22 @@ describe('speech synthesis', () => {
       expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(first.bytes))).toBe(true);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('answers 12 parallel first-time syntheses, every one (two workers)', async () => {
+    // Seen through the gateway as two 502s: the worker handed requests that arrived together
+    // an empty slot of its prepared-instance list. Distinct texts, so each one is synthesised.
+    const lines = Array.from({ length: 12 }, (_, i) => `Parallel first-time line ${i}, ${Date.now()}.`);
+    const answers = await Promise.all(
+      lines.map((text, i) =>
+        tts({ text, speaker: i % 2 ? 'customer' : 'ai' }, { 'x-forwarded-for': '203.0.113.12' }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(200));
+    for (const r of answers) {
+      expect(r.headers.get('x-speech-cache')).toBe('miss');
+      expect(parseMp3(r.bytes).frames).toBeGreaterThan(10);
     }
   });
 

@@ -108,16 +108,30 @@ for (const args of [
   );
 }
 
-// A few instances are kept ready, refilled in the background after each use.
-const ready = Array.from({ length: READY }, () => prepare());
+// A few instances are kept ready, refilled in the background after each use. A failed
+// preparation is reported to the request that takes it, never as an unhandled rejection.
+const ready = [];
+const refill = () => {
+  const instance = prepare();
+  instance.catch(() => {});
+  ready.push(instance);
+};
+for (let i = 0; i < READY; i++) refill();
 
+// The pool sends one request at a time; should several arrive together, each takes a prepared
+// instance or prepares its own (never an empty slot of `ready`).
 parentPort.on('message', async ({ id, text, args }) => {
   try {
-    const instance = await ready.shift();
-    setImmediate(() => ready.push(prepare()));
+    const instance = await (ready.shift() ?? prepare());
+    setImmediate(() => {
+      if (ready.length < READY) refill();
+    });
     const mp3 = synthesize(instance, text, args);
     parentPort.postMessage({ id, mp3 }, [mp3.buffer]);
   } catch (err) {
     parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }
 });
+
+// Warm and listening: the pool sends requests from now on.
+parentPort.postMessage({ ready: true });
