@@ -8,7 +8,7 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { Static, TObject } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
 import { runEventsCommand } from './bus/events-cli.ts';
@@ -24,7 +24,7 @@ import {
   retryPolicyFrom,
   type Subscription,
 } from './bus/index.ts';
-import { loadConfig, type ServiceEnv } from './config.ts';
+import { loadConfig, ServiceEnv } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, pingDatabase } from './db/pool.ts';
 import { createLogger } from './logger.ts';
@@ -290,8 +290,12 @@ export async function runServiceMain<S extends TObject>(
 ) {
   const logger = createLogger(module.name, process.env.LOG_LEVEL);
   try {
+    // The database commands need only the database: a migration Job or an operator's shell
+    // does not have to carry the service's other secrets.
+    const databaseOnly = () =>
+      loadConfig(module.name, Type.Object({ DATABASE_URL: ServiceEnv.DATABASE_URL }), process.env);
     if (argv[0] === 'events') {
-      const config = loadConfig(module.name, module.envSchema, process.env) as Static<S> & BaseConfig;
+      const config = databaseOnly();
       const pool = createPool(config.DATABASE_URL, 2);
       try {
         process.exitCode = await runEventsCommand(module.name, pool, argv.slice(1));
@@ -301,7 +305,7 @@ export async function runServiceMain<S extends TObject>(
       return;
     }
     if (argv[0] === 'migrate') {
-      const config = loadConfig(module.name, module.envSchema, process.env) as Static<S> & BaseConfig;
+      const config = databaseOnly();
       const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
       logger.info(
         { applied: result.applied.length, alreadyApplied: result.alreadyApplied.length },
