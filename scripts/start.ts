@@ -164,8 +164,12 @@ async function main() {
     }
   }
 
-  // Where each service listens, for operators and benchmarks (bench/gateway calls one directly).
+  // Where each service listens, for operators and benchmarks (bench/gateway calls one directly),
+  // and where the databases are, for `pnpm events` (owner-only: the URL carries the password).
   writeFileSync(join(dataDir, 'upstreams.json'), `${JSON.stringify(upstreams, null, 2)}\n`);
+  writeFileSync(join(dataDir, 'postgres.json'), `${JSON.stringify({ adminUrl }, null, 2)}\n`, {
+    mode: 0o600,
+  });
 
   const gatewayConfig = loadConfig('gateway', GatewayEnv, {
     ...process.env,

@@ -6,6 +6,7 @@ import type { EventBus } from './types.ts';
 export * from './consumer.ts';
 export * from './dead-letters.ts';
 export * from './dispatcher.ts';
+export * from './events-cli.ts';
 export * from './inbox.ts';
 export * from './local.ts';
 export * from './nats.ts';
