@@ -33,6 +33,7 @@ import {
   withDatabase,
 } from '@parley/kit/local';
 import { buildWhatIsNeeded } from './lib/build.ts';
+import { startEventAudit } from './lib/event-audit.ts';
 import { repoRoot } from './lib/paths.ts';
 
 const distributed = process.argv.includes('--distributed');
@@ -127,6 +128,18 @@ async function main() {
       cleanups.push({ name: 'nats-server', stop: () => nats.dispose() });
       natsUrl = nats.url;
     }
+    if (process.env.PARLEY_EVENT_AUDIT === 'true') {
+      // The audit trail consumes in this process, over NATS like any service.
+      const auditBus = await createBus({ natsUrl, name: 'parley-audit', logger: log });
+      const audit = await startEventAudit({ bus: auditBus, adminUrl, logger: log });
+      cleanups.push({
+        name: 'event audit',
+        stop: async () => {
+          await audit.stop();
+          await auditBus.close();
+        },
+      });
+    }
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);
@@ -151,6 +164,10 @@ async function main() {
       logger: log,
     });
     cleanups.push({ name: 'event bus', stop: () => bus.close() });
+    if (process.env.PARLEY_EVENT_AUDIT === 'true') {
+      const audit = await startEventAudit({ bus, adminUrl, logger: log });
+      cleanups.push({ name: 'event audit', stop: () => audit.stop() });
+    }
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);

@@ -11,6 +11,8 @@ export interface Platform {
   /** Milliseconds from spawn to the gateway answering /health/ready. */
   readyMs: number;
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash or the OOM killer would (the data directory is kept). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -54,6 +56,10 @@ export async function startPlatform(
     url,
     dataDir,
     readyMs,
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);

@@ -53,6 +53,14 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
     );
     return reply;
   }
+  if (status === 500 && isDatabaseUnavailable(error)) {
+    // An outage of the service's database, not a bug: say so, and when to come back.
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply.status(503).header('retry-after', '5').send({
+      error: 'Service Unavailable',
+      message: 'This service is temporarily unavailable. Please try again in a few seconds.',
+    });
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     return reply
@@ -85,4 +93,36 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   reply
     .status(404)
     .send({ error: 'Not Found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+}
+
+const UNAVAILABLE_CODES = new Set([
+  // PostgreSQL: admin shutdown, crash shutdown, cannot connect now, connection failures.
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  // Sockets.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  // Prisma: cannot reach the server, connection closed, pool timeout.
+  'P1001',
+  'P1017',
+  'P2024',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (?:shutting down|starting up)|Can't reach database server/i;
+
+/** True when `err` (or what caused it) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown };
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (typeof e.originalCode === 'string' && UNAVAILABLE_CODES.has(e.originalCode)) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }
