@@ -1,15 +1,47 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@parley/kit';
+import { defineService, parseSecretKey } from '@parley/kit';
 import { SettingsEnv } from './config.ts';
+import { BrandService } from './crawl/brand.service.ts';
 import { createDb } from './db.ts';
+import { PlatformProbe } from './diagnostics/probe.ts';
+import { parseAllowList } from './domain/address-policy.ts';
+import { openAiBrandRefiner } from './providers/brand-ai.ts';
+import { SettingsRepository } from './repo/settings.repository.ts';
+import { brandRoutes } from './routes/brand.ts';
+import { diagnosticsRoutes } from './routes/diagnostics.ts';
+import { settingsRoutes } from './routes/settings.ts';
 
 /** Composition root of the settings service: settings, brand intelligence, diagnostics. */
 export const settingsService = defineService({
   name: 'settings',
   envSchema: SettingsEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
-  async register(_app, deps) {
+  async register(app, deps) {
+    const sealKey = parseSecretKey(deps.config.SETTINGS_ENCRYPTION_KEY, 'SETTINGS_ENCRYPTION_KEY');
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
+    const repo = new SettingsRepository(db, sealKey);
+    const allowPrivate = parseAllowList(deps.config.SETTINGS_CRAWL_ALLOW_PRIVATE);
+    if (allowPrivate.size > 0)
+      deps.logger.warn(
+        { endpoints: [...allowPrivate] },
+        'SETTINGS_CRAWL_ALLOW_PRIVATE is set: the brand crawl may reach these private endpoints (tests only)',
+      );
+    const refiner = deps.config.OPENAI_API_KEY
+      ? openAiBrandRefiner({
+          apiKey: deps.config.OPENAI_API_KEY,
+          model: deps.config.SETTINGS_AI_MODEL ?? 'gpt-4o-mini',
+        })
+      : null;
+    deps.logger.info(
+      { brandAnalysis: refiner ? `openai ${refiner.model}` : 'local' },
+      'brand analysis ready',
+    );
+    const brand = new BrandService({ repo, logger: deps.logger, refiner, allowPrivate, now: deps.now });
+    const probe = new PlatformProbe(deps.bus, deps.config.DIAGNOSTICS_TIMEOUT_MS ?? 3000);
+    const ctx = { deps, config: deps.config, repo, probe, brand };
+    await settingsRoutes(app, ctx);
+    await brandRoutes(app, ctx);
+    await diagnosticsRoutes(app, ctx);
   },
 });

@@ -1,4 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { migrationSuite } from '@parley/kit/testing/migration-suite';
 
-migrationSuite('settings', fileURLToPath(new URL('../prisma/migrations', import.meta.url)), []);
+migrationSuite('settings', fileURLToPath(new URL('../prisma/migrations', import.meta.url)), [
+  'constraint settings.settings_key_format',
+  'constraint settings.settings_secret_sealed',
+  'constraint settings.settings_version_positive',
+]);

@@ -1,0 +1,14 @@
+import type { ServiceDeps } from '@parley/kit';
+import type { SettingsConfig } from '../config.ts';
+import type { BrandService } from '../crawl/brand.service.ts';
+import type { PlatformProbe } from '../diagnostics/probe.ts';
+import type { SettingsRepository } from '../repo/settings.repository.ts';
+
+/** What the settings service's routes share. */
+export interface RouteContext {
+  deps: ServiceDeps;
+  config: SettingsConfig;
+  repo: SettingsRepository;
+  probe: PlatformProbe;
+  brand: BrandService;
+}

@@ -1,0 +1,84 @@
+import {
+  ErrorBody,
+  PlatformStatus,
+  SaveSettingBody,
+  SaveSettingResponse,
+  SettingsList,
+} from '@parley/contracts';
+import { badRequest, type ServiceInstance } from '@parley/kit';
+import { storageModeOf } from '../config.ts';
+import { defaultCategory, normaliseValue, settingProblem } from '../domain/validation.ts';
+import type { RouteContext } from './context.ts';
+
+/** Host and port of a database URL, never its credentials; and its database name. */
+function describeDatabase(url: string): { server: string; database: string } {
+  try {
+    const u = new URL(url);
+    return { server: `${u.hostname}:${u.port || '5432'}`, database: decodeURIComponent(u.pathname.slice(1)) };
+  } catch {
+    return { server: 'unknown', database: 'unknown' };
+  }
+}
+
+export async function settingsRoutes(app: ServiceInstance, ctx: RouteContext) {
+  const { deps, config, repo, probe } = ctx;
+
+  app.get(
+    '/api/admin/settings',
+    { onRequest: deps.auth.admin, schema: { response: { 200: SettingsList } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return repo.list();
+    },
+  );
+
+  app.post(
+    '/api/admin/settings',
+    {
+      onRequest: deps.auth.admin,
+      schema: { body: SaveSettingBody, response: { 200: SaveSettingResponse, 400: ErrorBody } },
+    },
+    async (request) => {
+      const body = request.body;
+      const value = normaliseValue(body.key, body.value);
+      const problem = settingProblem({ ...body, value });
+      if (problem) throw badRequest(problem);
+      const result = await repo.save({
+        key: body.key,
+        value,
+        description: body.description === undefined ? undefined : body.description?.trim() || null,
+        category: body.category?.trim(),
+        defaultCategory: defaultCategory(body.key),
+      });
+      // The key and version only: values (credentials among them) never reach the logs.
+      request.log.info(
+        { key: body.key, version: result.setting.version, changed: result.changed },
+        'setting saved',
+      );
+      return { success: true as const, changed: result.changed, setting: result.setting };
+    },
+  );
+
+  app.get(
+    '/api/admin/settings/status',
+    { onRequest: deps.auth.admin, schema: { response: { 200: PlatformStatus } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const mode = storageModeOf(config);
+      const { server, database } = describeDatabase(config.DATABASE_URL);
+      const dataDir = mode === 'embedded' ? (config.PARLEY_DATA_DIR ?? null) : null;
+      const description =
+        mode === 'embedded'
+          ? `Embedded PostgreSQL started by Parley${dataDir ? ` (data in ${dataDir})` : ''}, one database per service`
+          : mode === 'external'
+            ? `External PostgreSQL server at ${server}, one database per service`
+            : `PostgreSQL at ${server}, one database per service (PARLEY_STORAGE does not say whether it is embedded)`;
+      return {
+        services: await probe.services(),
+        bus: { kind: deps.bus.kind, connected: deps.bus.isConnected() },
+        storage: { mode, server, database, dataDir, description },
+        checkedAt: new Date().toISOString(),
+      };
+    },
+  );
+}
