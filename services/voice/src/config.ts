@@ -20,6 +20,8 @@ export const VoiceEnv = Type.Object({
   TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$' })),
   TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TWILIO_FROM_NUMBER: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{6,14}$' })),
+  /** Base URL of Twilio's REST API (default https://api.twilio.com): a proxy, or a local stand-in. */
+  TWILIO_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*)?$' })),
   /** Public origin Twilio calls back (status callbacks are signed over this URL). */
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   /** Demo calls (Try AI Agent): per destination number and per client IP per day, at once. */

@@ -46,10 +46,11 @@ export const voiceService = defineService({
         authToken,
         from,
         statusCallbackUrl: `${settings.publicBaseUrl}/api/voice/twilio/status`,
+        apiBaseUrl: deps.config.TWILIO_API_URL,
       });
     } else {
-      const simulator = callSimulator(() => async (callSid, status, extra) => {
-        await repo.updateStatus(callSid, status, extra);
+      const simulator = callSimulator(() => async (call, status, extra) => {
+        await repo.updateStatus(call, status, extra);
       });
       deps.onShutdown(async () => simulator.stop());
       provider = simulator;

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { Conversation, EventEnvelope } from '@parley/contracts';
 import {
   createBus,
@@ -26,6 +27,20 @@ let db: pg.Pool;
 const events: EventEnvelope[] = [];
 const AUTH_TOKEN = 'f'.repeat(32);
 const BASE = 'https://parley.example';
+
+/**
+ * A stand-in for Twilio's REST API (the real SDK talks to it through TWILIO_API_URL): each
+ * test decides how a call creation is answered, and may send status callbacks first.
+ */
+type TwilioAnswer = { status: number; body: Record<string, unknown> };
+const twilioCreates: Array<Record<string, string>> = [];
+const newSid = () => `CA${randomBytes(16).toString('hex')}`;
+let answerCreate: (form: Record<string, string>) => Promise<TwilioAnswer> = async () => ({
+  status: 201,
+  body: { sid: newSid(), status: 'queued' },
+});
+let fakeTwilio: Server;
+let fakeTwilioUrl: string;
 
 async function call(
   svc: RunningService,
@@ -66,6 +81,21 @@ function twilioSignature(token: string, url: string, params: Record<string, stri
 }
 
 beforeAll(async () => {
+  fakeTwilio = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    if (req.method !== 'POST' || !/^\/2010-04-01\/Accounts\/AC\w+\/Calls\.json$/.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":20404,"status":404}');
+      return;
+    }
+    const form = Object.fromEntries(new URLSearchParams(raw));
+    twilioCreates.push(form);
+    const answer = await answerCreate(form);
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => fakeTwilio.listen(0, '127.0.0.1', resolve));
+  const address = fakeTwilio.address();
+  fakeTwilioUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const natsUrl = process.env.NATS_URL;
   const common = {
     INTERNAL_AUTH_SECRET: secret,
@@ -85,7 +115,7 @@ beforeAll(async () => {
     logger,
     listen: { host: '127.0.0.1', port: 0 },
   });
-  // A replica configured for Twilio (it never places a call here; it checks callbacks).
+  // A replica configured for Twilio: it places calls through the stand-in and checks callbacks.
   twilioSvc = await startService(voiceService, {
     env: {
       ...common,
@@ -94,7 +124,11 @@ beforeAll(async () => {
       TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
       TWILIO_AUTH_TOKEN: AUTH_TOKEN,
       TWILIO_FROM_NUMBER: '+15005550006',
+      TWILIO_API_URL: fakeTwilioUrl,
       PUBLIC_BASE_URL: BASE,
+      DEMO_CALLS_PER_NUMBER_PER_DAY: '2',
+      DEMO_CALLS_PER_IP_PER_DAY: '5',
+      DEMO_CALLS_MAX_CONCURRENT: '3',
     },
     logger,
     listen: { host: '127.0.0.1', port: 0 },
@@ -115,6 +149,7 @@ afterAll(async () => {
   await db?.end();
   await twilioSvc?.stop();
   await sim?.stop();
+  await new Promise((resolve) => fakeTwilio?.close(resolve));
 });
 
 describe('admin calls (simulated without Twilio)', () => {
@@ -288,5 +323,192 @@ describe('demo calls (Try AI Agent)', () => {
       );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});
+
+describe('calls through Twilio (the real SDK against a stand-in API)', () => {
+  const activeDemoCalls = async () =>
+    Number(
+      (
+        await db.query(
+          `SELECT count(*) AS n FROM conversations WHERE kind = 'demo' AND status NOT IN ('completed','busy','failed','no-answer','canceled')`,
+        )
+      ).rows[0].n,
+    );
+  /** Sends a status callback the way Twilio does: to the URL it was given, signed over it. */
+  const callback = async (statusCallback: string, params: Record<string, string>) => {
+    const url = new URL(statusCallback);
+    const res = await fetch(`${twilioSvc.url}${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusCallback, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    return res.status;
+  };
+  const status = (callSid: string, CallStatus: string, more: Record<string, string> = {}) => ({
+    CallSid: callSid,
+    CallStatus,
+    AccountSid: `AC${'0'.repeat(32)}`,
+    ...more,
+  });
+  const rowOf = async (where: string, value: string) =>
+    (
+      await db.query(
+        `SELECT id, call_sid, status, duration, place_error FROM conversations WHERE ${where} = $1 ORDER BY created_at`,
+        [value],
+      )
+    ).rows;
+  const eventsOf = async (conversationId: string) =>
+    Object.fromEntries(
+      (
+        await db.query(
+          `SELECT subject, count(*)::int AS n FROM outbox_events WHERE payload->'conversation'->>'id' = $1 GROUP BY subject`,
+          [conversationId],
+        )
+      ).rows.map((r) => [r.subject, r.n]),
+    );
+  const demo = (phone: string, ip: string) =>
+    call(
+      twilioSvc,
+      'POST',
+      '/api/voice/demo-call',
+      { name: 'Grace', phone_number: phone },
+      { 'x-forwarded-for': ip },
+    );
+
+  it('applies status callbacks that arrive before Twilio answers the call creation', async () => {
+    const sid = newSid();
+    answerCreate = async (form) => {
+      // Twilio may call back (initiated, ringing) before its answer to the creation arrives.
+      expect(form.StatusCallback).toMatch(
+        /^https:\/\/parley\.example\/api\/voice\/twilio\/status\?conversation=[0-9a-f-]{36}$/,
+      );
+      expect(await callback(form.StatusCallback as string, status(sid, 'ringing'))).toBe(200);
+      return { status: 201, body: { sid, status: 'queued' } };
+    };
+    const r = await call(twilioSvc, 'POST', '/api/voice/call', { phoneNumber: '+1 (415) 555-0177' }, admin);
+    expect(r.status).toBe(200);
+    expect(r.body.callSid).toBe(sid);
+    const [row] = await rowOf('call_sid', sid);
+    expect(row).toMatchObject({ call_sid: sid, status: 'ringing', place_error: null });
+    const statusCallback = twilioCreates.at(-1)?.StatusCallback as string;
+    expect(statusCallback).toBe(`${BASE}/api/voice/twilio/status?conversation=${row.id}`);
+    expect(await callback(statusCallback, status(sid, 'completed', { CallDuration: '12' }))).toBe(200);
+    expect((await rowOf('call_sid', sid))[0]).toMatchObject({ status: 'completed', duration: 12 });
+    // Started once (by the early callback) and completed once.
+    expect(await eventsOf(row.id)).toEqual({ 'voice.call.started': 1, 'voice.call.completed': 1 });
+    const listed = (await call(twilioSvc, 'GET', '/api/voice/conversations', undefined, admin)).body
+      .conversations as Conversation[];
+    expect(listed.find((c) => c.callSid === sid)).toMatchObject({
+      kind: 'admin',
+      simulated: false,
+      status: 'completed',
+    });
+  });
+
+  it('refuses a callback whose query (the conversation) was altered after signing', async () => {
+    const sid = newSid();
+    answerCreate = async () => ({ status: 201, body: { sid, status: 'queued' } });
+    expect(
+      (await call(twilioSvc, 'POST', '/api/voice/call', { phoneNumber: '4155550178' }, admin)).status,
+    ).toBe(200);
+    const signedFor = twilioCreates.at(-1)?.StatusCallback as string;
+    const other = signedFor.replace(/conversation=.*/, `conversation=${crypto.randomUUID()}`);
+    const params = status(sid, 'completed');
+    const res = await fetch(`${twilioSvc.url}${new URL(other).pathname}${new URL(other).search}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(AUTH_TOKEN, signedFor, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    expect(res.status).toBe(403);
+    expect((await rowOf('call_sid', sid))[0].status).toBe('queued');
+    expect(await callback(signedFor, params)).toBe(200);
+  });
+
+  it('places a demo call outside any transaction: a slow Twilio answer neither fails it nor holds other calls', async () => {
+    await until(async () => (await activeDemoCalls()) === 0);
+    const slowSid = newSid();
+    let releaseSlow!: () => void;
+    const slowAnswered = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    let slowArrived = false;
+    answerCreate = async (form) => {
+      if (form.To !== '+17185550150') return { status: 201, body: { sid: newSid(), status: 'queued' } };
+      slowArrived = true;
+      await slowAnswered;
+      return { status: 201, body: { sid: slowSid, status: 'queued' } };
+    };
+    const slow = demo('(718) 555-0150', '198.51.110.1');
+    await until(() => slowArrived);
+    const t0 = Date.now();
+    // While Twilio thinks, the reservation is committed (it holds a demo line for this call)…
+    expect(await rowOf('phone', '+17185550150')).toEqual([
+      expect.objectContaining({ call_sid: null, status: 'queued', place_error: null }),
+    ]);
+    // …and another visitor's demo call goes through at once.
+    const other = await demo('(718) 555-0151', '198.51.110.2');
+    expect(other.status).toBe(200);
+    // Twilio answers after more than Prisma's 5 s transaction timeout.
+    await new Promise((r) => setTimeout(r, Math.max(0, 6000 - (Date.now() - t0))));
+    releaseSlow();
+    const answered = await slow;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual({ status: 'initiated', callSid: slowSid });
+    const [row] = await rowOf('phone', '+17185550150');
+    expect(row).toMatchObject({ call_sid: slowSid, status: 'queued' });
+    expect(await eventsOf(row.id)).toEqual({ 'voice.call.started': 1 });
+    // Both calls end.
+    for (const c of twilioCreates.filter((f) => f.To === '+17185550150' || f.To === '+17185550151')) {
+      const sid = c.To === '+17185550150' ? slowSid : (await rowOf('phone', c.To as string))[0].call_sid;
+      expect(await callback(c.StatusCallback as string, status(sid, 'completed'))).toBe(200);
+    }
+  });
+
+  it('records a call Twilio refuses as failed (502), and it counts against no limit', async () => {
+    await until(async () => (await activeDemoCalls()) === 0);
+    let refuse = true;
+    answerCreate = async () =>
+      refuse
+        ? {
+            status: 400,
+            body: {
+              code: 21215,
+              message: 'Geo Permission configuration is not permitting call',
+              status: 400,
+            },
+          }
+        : { status: 201, body: { sid: newSid(), status: 'queued' } };
+    const ip = '198.51.111.1';
+    const refused = await demo('(917) 555-0160', ip);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toBe('Bad Gateway');
+    expect(await rowOf('phone', '+19175550160')).toEqual([
+      expect.objectContaining({
+        call_sid: null,
+        status: 'failed',
+        place_error: expect.stringMatching(/Geo Permission/),
+      }),
+    ]);
+    // The visitor still has the number's two calls of the day.
+    refuse = false;
+    expect((await demo('9175550160', ip)).status).toBe(200);
+    expect((await demo('9175550160', ip)).status).toBe(200);
+    expect((await demo('9175550160', ip)).status).toBe(429);
+    // Admins see placed calls only; the refused attempt is kept with its reason in the table.
+    const listed = (await call(twilioSvc, 'GET', '/api/voice/conversations', undefined, admin)).body
+      .conversations as Conversation[];
+    expect(listed.filter((c) => c.phone === '+19175550160')).toHaveLength(2);
+    for (const c of twilioCreates.filter((f) => f.To === '+19175550160').slice(-2)) {
+      const conversation = new URL(c.StatusCallback as string).searchParams.get('conversation') as string;
+      const sid = (await rowOf('id', conversation))[0].call_sid;
+      expect(await callback(c.StatusCallback as string, status(sid, 'completed'))).toBe(200);
+    }
   });
 });

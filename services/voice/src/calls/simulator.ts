@@ -24,16 +24,18 @@ export function callSimulator(
   return {
     name: 'simulator',
     simulated: true,
-    async place({ message }) {
+    async place({ message, conversationId }) {
       const callSid = `SIM${randomBytes(16).toString('hex')}`;
-      at(timeline.ringing, () => report()(callSid, 'ringing'));
+      // Like Twilio's callbacks, every report names the conversation it belongs to.
+      const call = { conversationId, callSid };
+      at(timeline.ringing, () => report()(call, 'ringing'));
       at(timeline.answered, () =>
-        report()(callSid, 'in-progress', {
+        report()(call, 'in-progress', {
           addTranscript: [`AI: ${message}`, 'Caller: Hi, yes, thanks for calling. Can you tell me more?'],
         }),
       );
       at(timeline.completed, () =>
-        report()(callSid, 'completed', {
+        report()(call, 'completed', {
           duration: Math.round((timeline.completed - timeline.answered) / 1000),
           addTranscript: ['AI: Of course. I can book a demo with our team or answer questions now. Goodbye!'],
         }),

@@ -12,6 +12,7 @@ import {
   VoiceOverview,
 } from '@parley/contracts';
 import { badRequest, HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
+import type { FastifyRequest } from 'fastify';
 import { isValidTwilioSignature } from '../calls/twilio.ts';
 import type { CallProvider } from '../calls/types.ts';
 import type { VoiceSettings } from '../config.ts';
@@ -30,6 +31,7 @@ const REFUSALS: Record<DemoRefusal, string> = {
   busy: 'All demo lines are busy right now. Please try again in a minute.',
 };
 const STATUS_PATH = '/api/voice/twilio/status';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Calls: admin calls and history, the public demo call, Twilio's signed status callbacks. */
 export async function callRoutes(
@@ -46,6 +48,23 @@ export async function callRoutes(
 ) {
   const { repo, provider, speech, settings, deps, now } = ctx;
 
+  /**
+   * Places a reserved call, outside any transaction, and records the outcome: the provider's
+   * callSid, or its refusal (502; the reservation then counts against no limit).
+   */
+  async function place(request: FastifyRequest, conversationId: string, to: string, message: string) {
+    let callSid: string;
+    try {
+      ({ callSid } = await provider.place({ to, message, conversationId }));
+    } catch (err) {
+      request.log.error({ err, provider: provider.name, conversationId }, 'call failed');
+      await repo.recordPlaceFailed(conversationId, err instanceof Error ? err.message : String(err));
+      throw new HttpError(502, 'The call could not be placed. Please try again.');
+    }
+    await repo.recordPlaced(conversationId, callSid);
+    return callSid;
+  }
+
   app.post(
     '/api/voice/call',
     { onRequest: deps.auth.admin, schema: { body: CallBody, response: { 200: CallResponse, ...errors } } },
@@ -55,19 +74,11 @@ export async function callRoutes(
       const phone = normalizePhone(raw);
       if (!/^\+[1-9]\d{7,14}$/.test(phone)) throw badRequest('Please enter a valid phone number');
       const message = request.body.message?.trim() || DEFAULT_GREETING;
-      const placed = await provider.place({ to: phone, message }).catch((err) => {
-        request.log.error({ err, provider: provider.name }, 'call failed');
-        throw new HttpError(502, 'The call could not be placed. Please try again.');
-      });
-      await repo.create({
-        callSid: placed.callSid,
-        phone,
-        kind: 'admin',
-        simulated: provider.simulated,
-        transcript: [],
-      });
-      request.log.info({ callSid: placed.callSid, by: request.admin?.adminId }, 'call placed');
-      return { callSid: placed.callSid };
+      // The row exists before the call, so even the earliest status report finds it.
+      const id = await repo.reserve({ phone, kind: 'admin', simulated: provider.simulated, transcript: [] });
+      const callSid = await place(request, id, phone, message);
+      request.log.info({ callSid, conversationId: id, by: request.admin?.adminId }, 'call placed');
+      return { callSid };
     },
   );
 
@@ -107,17 +118,17 @@ export async function callRoutes(
       const name = request.body.name?.trim().slice(0, 60) || 'there';
       const phone = usE164(request.body.phone_number ?? '');
       if (!phone) throw badRequest('Please enter a valid 10-digit US phone number');
-      const result = await repo.createDemoCall(
+      const reserved = await repo.reserveDemoCall(
         { phone, simulated: provider.simulated, transcript: [], callerName: name, clientIp: request.ip },
         settings.demo,
         now(),
-        () => provider.place({ to: phone, message: DEMO_GREETING(name) }),
       );
-      if (typeof result === 'string') {
-        request.log.warn({ refusal: result }, 'demo call refused');
-        throw new HttpError(429, REFUSALS[result], { 'retry-after': result === 'busy' ? '60' : '3600' });
+      if (typeof reserved === 'string') {
+        request.log.warn({ refusal: reserved }, 'demo call refused');
+        throw new HttpError(429, REFUSALS[reserved], { 'retry-after': reserved === 'busy' ? '60' : '3600' });
       }
-      return { status: 'initiated', callSid: result.callSid };
+      const callSid = await place(request, reserved.id, phone, DEMO_GREETING(name));
+      return { status: 'initiated', callSid };
     },
   );
 
@@ -136,10 +147,12 @@ export async function callRoutes(
       const params = (request.body ?? {}) as Record<string, string>;
       if (
         typeof signature !== 'string' ||
+        // Signed over the URL Twilio was given: the public origin, the path and the query
+        // (which names the conversation), as the request arrives here through the gateway.
         !isValidTwilioSignature(
           ctx.twilioAuthToken,
           signature,
-          `${settings.publicBaseUrl}${STATUS_PATH}`,
+          `${settings.publicBaseUrl}${request.url}`,
           params,
         )
       ) {
@@ -150,8 +163,14 @@ export async function callRoutes(
       if (!params.CallSid || !(CALL_STATUSES as readonly string[]).includes(status))
         throw badRequest('Unknown call status');
       const duration = params.CallDuration ? Number(params.CallDuration) : undefined;
+      const conversation = (request.query as { conversation?: unknown }).conversation;
       await repo.updateStatus(
-        params.CallSid,
+        {
+          callSid: params.CallSid,
+          ...(typeof conversation === 'string' && UUID.test(conversation)
+            ? { conversationId: conversation }
+            : {}),
+        },
         status,
         duration !== undefined && Number.isFinite(duration) ? { duration } : {},
       );
