@@ -16,6 +16,11 @@ export const VoiceEnv = Type.Object({
   TTS_RATE_LIMIT: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Memory cache per replica, in MiB (default 64). */
   TTS_MEMORY_CACHE_MB: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+  /** Shared speech cache bounds: total size in MiB (default 256) and days since a clip's last hit (default 30). */
+  TTS_CACHE_MAX_MB: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_048_576 })),
+  TTS_CACHE_MAX_AGE_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  /** Seconds between two passes of the speech cache's retention job (default 600). */
+  TTS_CACHE_PRUNE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   /** Twilio places real calls when all three are set; the local simulator otherwise. */
   TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$' })),
   TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -39,6 +44,8 @@ export interface VoiceSettings {
   customerVoice: VoiceEntry;
   ttsRateLimit: number;
   memoryCacheBytes: number;
+  /** The shared (database) speech cache's bounds and how often they are enforced. */
+  speechCache: { maxBytes: number; maxAgeDays: number; pruneEveryMs: number };
   publicBaseUrl: string;
   demo: { perNumberPerDay: number; perIpPerDay: number; maxConcurrent: number };
 }
@@ -71,6 +78,11 @@ export function settingsFrom(config: VoiceConfig): VoiceSettings {
     customerVoice,
     ttsRateLimit: config.TTS_RATE_LIMIT ?? 120,
     memoryCacheBytes: (config.TTS_MEMORY_CACHE_MB ?? 64) * 1024 * 1024,
+    speechCache: {
+      maxBytes: (config.TTS_CACHE_MAX_MB ?? 256) * 1024 * 1024,
+      maxAgeDays: config.TTS_CACHE_MAX_AGE_DAYS ?? 30,
+      pruneEveryMs: (config.TTS_CACHE_PRUNE_SECONDS ?? 600) * 1000,
+    },
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
     demo: {
       perNumberPerDay: config.DEMO_CALLS_PER_NUMBER_PER_DAY ?? 2,

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@parley/kit';
+import { defineService, type ServiceDeps } from '@parley/kit';
 import { callSimulator } from './calls/simulator.ts';
 import { twilioProvider } from './calls/twilio.ts';
 import type { CallProvider } from './calls/types.ts';
-import { settingsFrom, VoiceEnv } from './config.ts';
+import { settingsFrom, VoiceEnv, type VoiceSettings } from './config.ts';
 import { createDb } from './db.ts';
 import { CallsRepository } from './repo/calls.repository.ts';
 import { SpeechRepository } from './repo/speech.repository.ts';
@@ -12,6 +12,36 @@ import { speechRoutes } from './routes/speech.ts';
 import { elevenLabsEngine } from './speech/elevenlabs.ts';
 import { localSpeechEngine } from './speech/local.ts';
 import { SpeechService } from './speech/speech.service.ts';
+
+/**
+ * The speech cache's retention job: every replica runs it (at start, then periodically); the
+ * repository lets one prune at a time. Stopped on shutdown, after a pass under way.
+ */
+function scheduleSpeechCachePruning(
+  repo: SpeechRepository,
+  limits: VoiceSettings['speechCache'],
+  deps: Pick<ServiceDeps, 'logger' | 'onShutdown'>,
+) {
+  let running: Promise<void> | null = null;
+  const pass = () => {
+    running ??= repo
+      .prune(limits)
+      .then((result) => {
+        if (result.expired || result.evicted) deps.logger.info({ ...result, limits }, 'speech cache pruned');
+      })
+      .catch((err) => deps.logger.warn({ err }, 'speech cache pruning failed; will retry'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(pass, limits.pruneEveryMs);
+  timer.unref();
+  pass();
+  deps.onShutdown(async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
 
 /** Composition root of the voice service: speech with a cache, calls and conversations. */
 export const voiceService = defineService({
@@ -28,8 +58,10 @@ export const voiceService = defineService({
       : localSpeechEngine({ workers: deps.config.TTS_WORKERS, logger: deps.logger });
     deps.onShutdown(() => engine.close());
     deps.logger.info({ engine: engine.name, model: engine.model }, 'speech engine ready');
-    const speech = new SpeechService(engine, new SpeechRepository(deps.pool), settings.memoryCacheBytes);
+    const speechRepo = new SpeechRepository(deps.pool);
+    const speech = new SpeechService(engine, speechRepo, settings.memoryCacheBytes);
     await speechRoutes(app, { speech, settings, deps });
+    scheduleSpeechCachePruning(speechRepo, settings.speechCache, deps);
 
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
