@@ -1,5 +1,98 @@
-import type { ServiceInstance } from '@parley/kit';
+import { parseSecretKey, type ServiceInstance } from '@parley/kit';
 import type { EmailContext } from './context.ts';
+import { TokenSigner } from './domain/tokens.ts';
+import { Transports } from './providers/index.ts';
+import { Mailer } from './providers/mailer.ts';
+import { loadSuppress } from './providers/suppress.ts';
+import { MailRepository } from './repo/mail.repository.ts';
+import { SettingsCopy } from './repo/settings-copy.repository.ts';
+import { TrackingBuffer } from './repo/tracking.repository.ts';
+import { outboxRoutes } from './routes/outbox.ts';
+import { sesRoutes } from './routes/ses.ts';
+import { testMailRoutes } from './routes/test-mail.ts';
+import { trackingRoutes } from './routes/tracking.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
+import { registerTransactional } from './transactional.ts';
+
+/** What the rest of the service (and tests) may use of the mail half. */
+export interface MailHandle {
+  mailer: Mailer;
+  transports: Transports;
+  settings: SettingsCopy;
+  tracking: TrackingBuffer;
+}
 
 /** Mail delivery (SMTP, SES, local mailbox), transactional mails, tracking, unsubscribe, bounces. */
-export async function registerMail(_app: ServiceInstance, _ctx: EmailContext): Promise<void> {}
+export async function registerMail(app: ServiceInstance, ctx: EmailContext): Promise<MailHandle> {
+  const { deps, db } = ctx;
+  const config = deps.config;
+  const logger = deps.logger.child({ component: 'mail' });
+  const settings = new SettingsCopy(
+    deps.pool,
+    parseSecretKey(config.SETTINGS_ENCRYPTION_KEY, 'SETTINGS_ENCRYPTION_KEY'),
+    (msg, key) => logger.warn({ key }, msg),
+  );
+  const transports = new Transports(config, settings);
+  const mail = new MailRepository(db, deps.pool);
+  const signer = new TokenSigner(config.EMAIL_SIGNING_SECRET);
+  const suppress = await loadSuppress(logger, ctx);
+  const mailer = new Mailer({
+    db,
+    pool: deps.pool,
+    config,
+    settings,
+    transports,
+    mail,
+    signer,
+    suppress,
+    logger,
+  });
+  const tracking = new TrackingBuffer(deps.pool, logger, {
+    batchSize: config.TRACKING_BATCH_SIZE ?? 500,
+    flushMs: config.TRACKING_FLUSH_MS ?? 250,
+  });
+  // Shutdown runs after the server stopped accepting: every hit answered is written.
+  deps.onShutdown(() => tracking.close());
+  deps.onShutdown(() => transports.close());
+
+  // The settings copy: SMTP, sender, brand, support address, test mode. The durable starts at
+  // the stream's beginning, so a new database rebuilds the copy.
+  await deps.consume({
+    durable: 'email-settings-copy',
+    subjects: ['settings.setting.changed'],
+    handler: async (event) => {
+      if (await settings.apply(event.payload))
+        logger.info({ key: event.payload.key, version: event.payload.version }, 'setting copied');
+    },
+  });
+  await registerTransactional({ deps, db, mail, mailer });
+
+  deps.diagnostic('email-smtp', async () => (await transports.get()).verify());
+
+  // Each group of routes in its own scope: the unsubscribe and SNS routes read bodies their own way.
+  await app.register(async (scope) => {
+    await testMailRoutes(scope, { deps, mailer, transports });
+    await outboxRoutes(scope, { deps, mail, transports });
+    await trackingRoutes(scope, { signer, buffer: tracking });
+  });
+  await app.register(async (scope) =>
+    unsubscribeRoutes(scope, { signer, pool: deps.pool, suppress, mailer }),
+  );
+  await app.register(async (scope) =>
+    sesRoutes(scope, {
+      pool: deps.pool,
+      mail,
+      suppress,
+      logger,
+      testOrigins: list(config.SNS_TEST_CERT_ORIGINS),
+      topicArns: list(config.SNS_TOPIC_ARNS),
+    }),
+  );
+  return { mailer, transports, settings, tracking };
+}
+
+const list = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);

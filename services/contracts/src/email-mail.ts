@@ -1,0 +1,129 @@
+import { type Static, Type } from 'typebox';
+import { literalUnion } from './schema.ts';
+
+/**
+ * API contracts of the email service's mail half: the settings screen's test sends, the
+ * Sent mail view (every message the platform sent, stored as MIME), tracking and unsubscribe.
+ */
+
+const IsoDateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+/** At most 5 test addresses (spec: admin back office §9). */
+export const MAX_TEST_EMAILS = 5;
+
+/** POST /api/admin/settings/test-email. Entries are checked by the service (spec messages). */
+export const TestEmailBody = Type.Object({
+  emails: Type.Array(Type.String({ maxLength: 320 }), { maxItems: 50 }),
+});
+export type TestEmailBody = Static<typeof TestEmailBody>;
+
+/** POST /api/admin/email/test-tracking. */
+export const TestTrackingBody = Type.Object({ email: Type.String({ maxLength: 320 }) });
+export type TestTrackingBody = Static<typeof TestTrackingBody>;
+
+export const TestSendResult = Type.Object({
+  to: Type.String(),
+  result: literalUnion(['sent', 'failed', 'deferred', 'skipped'] as const),
+  error: Type.Optional(Type.String()),
+  /** The message in the Sent mail view. */
+  id: Type.String(),
+});
+
+export const TestEmailResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  transport: Type.String(),
+  results: Type.Array(TestSendResult),
+});
+export type TestEmailResponse = Static<typeof TestEmailResponse>;
+
+export const TestTrackingResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  transport: Type.String(),
+  trackingId: Type.String(),
+  id: Type.String(),
+});
+export type TestTrackingResponse = Static<typeof TestTrackingResponse>;
+
+export const MAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'unknown'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+export const OutboxQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  /** Matches recipient, subject or kind. */
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type OutboxQuery = Static<typeof OutboxQuery>;
+
+export const SentMailSummary = Type.Object({
+  id: Type.String(),
+  messageId: Type.String(),
+  kind: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  subject: Type.String(),
+  status: literalUnion(MAIL_STATUSES),
+  transport: Nullable(Type.String()),
+  hasCalendar: Type.Boolean(),
+  marketing: Type.Boolean(),
+  sizeBytes: Type.Integer(),
+  lastError: Nullable(Type.String()),
+  createdAt: IsoDateTime,
+  sentAt: Nullable(IsoDateTime),
+});
+export type SentMailSummary = Static<typeof SentMailSummary>;
+
+export const OutboxPage = Type.Object({
+  items: Type.Array(SentMailSummary),
+  total: Type.Integer(),
+  /** The transport new mail goes through now (local, smtp, ses) and where to. */
+  transport: Type.String(),
+  transportDescription: Type.String(),
+});
+export type OutboxPage = Static<typeof OutboxPage>;
+
+export const SentMailTracking = Type.Object({
+  trackingId: Type.String(),
+  status: Type.String(),
+  openCount: Type.Integer(),
+  proxyOpenCount: Type.Integer(),
+  clickCount: Type.Integer(),
+  openedAt: Nullable(IsoDateTime),
+  clickedAt: Nullable(IsoDateTime),
+  lastClickUrl: Nullable(Type.String()),
+  deviceType: Nullable(Type.String()),
+  browserType: Nullable(Type.String()),
+  bouncedAt: Nullable(IsoDateTime),
+  unsubscribedAt: Nullable(IsoDateTime),
+});
+
+export const SentMailDetail = Type.Object({
+  ...SentMailSummary.properties,
+  /** The HTML part passed through sanitize-html: show it in a sandboxed frame only. */
+  html: Nullable(Type.String()),
+  text: Nullable(Type.String()),
+  headers: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+  /** The whole message as sent (MIME). */
+  raw: Type.String(),
+  /** The text/calendar part (invite.ics), when the message carries one. */
+  calendar: Nullable(Type.String()),
+  attachments: Type.Array(
+    Type.Object({ filename: Type.String(), contentType: Type.String(), sizeBytes: Type.Integer() }),
+  ),
+  tracking: Nullable(SentMailTracking),
+});
+export type SentMailDetail = Static<typeof SentMailDetail>;
+
+export const MailIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const TrackingIdParams = Type.Object({ trackingId: Type.String({ maxLength: 200 }) });
+export const ClickQuery = Type.Object({
+  u: Type.Optional(Type.String({ maxLength: 4096 })),
+  s: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const UnsubscribeParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+
+export const UnsubscribeResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });

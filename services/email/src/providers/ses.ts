@@ -1,0 +1,73 @@
+import { GetSendQuotaCommand, SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';
+import { type Envelope, type MailTransport, SendError, type SendResult } from './transport.ts';
+
+export interface SesOptions {
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  configurationSet?: string;
+}
+
+/** SES errors about the message or its addresses: retrying cannot help. */
+const PERMANENT = new Set([
+  'MessageRejected',
+  'MailFromDomainNotVerifiedException',
+  'ConfigurationSetDoesNotExistException',
+  'ConfigurationSetSendingPausedException',
+  'AccountSendingPausedException',
+  'InvalidParameterValue',
+]);
+
+/** Amazon SES v1 SendRawEmail with the stored MIME bytes. */
+export class SesTransport implements MailTransport {
+  readonly name = 'ses' as const;
+  readonly description: string;
+  private readonly client: SESClient;
+
+  constructor(private readonly opts: SesOptions) {
+    this.description = `Amazon SES ${opts.region}${opts.endpoint ? ` (${opts.endpoint})` : ''}`;
+    this.client = new SESClient({
+      region: opts.region,
+      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
+      maxAttempts: 2,
+    });
+  }
+
+  async send(envelope: Envelope, raw: Buffer): Promise<SendResult> {
+    try {
+      const out = await this.client.send(
+        new SendRawEmailCommand({
+          RawMessage: { Data: raw },
+          Source: envelope.from,
+          Destinations: envelope.to,
+          ...(this.opts.configurationSet ? { ConfigurationSetName: this.opts.configurationSet } : {}),
+        }),
+      );
+      return { providerMessageId: out.MessageId ?? null, response: `SES accepted ${out.MessageId ?? ''}` };
+    } catch (err) {
+      const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+      const status = e.$metadata?.httpStatusCode;
+      // Only refusals of the message itself are permanent: credentials, throttling and
+      // outages are fixed by time or by an operator, and the send is retried.
+      const permanent = PERMANENT.has(e.name ?? '');
+      throw new SendError(`${e.name ?? 'SES error'}: ${e.message ?? ''}`.slice(0, 500), permanent, status);
+    }
+  }
+
+  async verify() {
+    const q = await this.client.send(new GetSendQuotaCommand({}));
+    return {
+      status: 'success' as const,
+      result: 'Connected',
+      details: `${this.description}: sent ${q.SentLast24Hours ?? 0} of ${q.Max24HourSend ?? 0} in the last 24 h, at most ${q.MaxSendRate ?? 0}/s`,
+    };
+  }
+
+  async close() {
+    this.client.destroy();
+  }
+}
