@@ -18,7 +18,7 @@ export const blogService = defineService({
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
     const repo = new BlogRepository(db, deps.pool);
-    const cache = new PublicCache({ pool: deps.pool });
+    const cache = new PublicCache({ pool: deps.pool, logger: deps.logger });
     await cache.start();
     deps.onShutdown(() => cache.stop());
     const generator = generatorFrom(deps.config);

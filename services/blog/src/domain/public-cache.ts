@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import { type Listener, type ListenOptions, listen } from '@parley/kit/db/listen';
+import type pg from 'pg';
 
 export interface CachedBody {
   body: string;
@@ -10,34 +11,50 @@ export interface CachedBody {
 /**
  * Rendered public answers (post lists, posts, feeds), kept until content changes. Every
  * write to blog_posts NOTIFYs `parley_blog_changed` (a trigger in the migration), which
- * every replica LISTENs to, so all of them drop their copies at commit; a TTL bounds
- * staleness if a notification is ever missed (and lets scheduled posts appear).
+ * every replica LISTENs to (the kit's listen helper: it reconnects with backoff for as long
+ * as the service runs), so all of them drop their copies at commit; a TTL bounds staleness
+ * if a notification is ever missed (and lets scheduled posts appear). While the LISTEN
+ * connection is down, nothing is kept (a change could not be heard) and each answer is
+ * computed afresh; when it is back, the copies made before are dropped.
  */
 export class PublicCache {
   private entries = new Map<string, CachedBody & { until: number }>();
   private version = 0;
-  private listener: pg.Client | null = null;
-  private stopped = false;
+  private listener: Listener | null = null;
 
-  constructor(private readonly opts: { pool: pg.Pool; ttlMs?: number; maxEntries?: number }) {}
+  constructor(
+    private readonly opts: {
+      pool: pg.Pool;
+      ttlMs?: number;
+      maxEntries?: number;
+      logger?: ListenOptions['logger'];
+      /** Reconnect backoff of the LISTEN connection (tests shorten it). */
+      retry?: ListenOptions['retry'];
+    },
+  ) {}
 
+  /** Starts listening; waits (a few seconds at most) for the first LISTEN. */
   async start(): Promise<void> {
-    const client = new pg.Client(this.opts.pool.options);
-    client.on('error', () => {
-      if (this.listener === client) this.listener = null;
-      this.invalidate();
-      if (!this.stopped) setTimeout(() => void this.start().catch(() => {}), 1000).unref();
+    this.listener ??= listen({
+      connection: this.opts.pool.options,
+      channels: ['parley_blog_changed'],
+      onNotification: () => this.invalidate(),
+      onListening: () => this.invalidate(),
+      onLost: () => this.invalidate(),
+      logger: this.opts.logger,
+      retry: this.opts.retry,
     });
-    await client.connect();
-    client.on('notification', () => this.invalidate());
-    await client.query('LISTEN parley_blog_changed');
-    this.listener = client;
+    await this.listener.ready(5000);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
     this.listener = null;
+  }
+
+  /** True while changes are heard (the LISTEN connection is up), so copies may be kept. */
+  get listening(): boolean {
+    return this.listener?.listening ?? false;
   }
 
   invalidate(): void {
@@ -60,8 +77,9 @@ export class PublicCache {
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
       until: Date.now() + (this.opts.ttlMs ?? 60_000),
     };
-    // A write committed meanwhile: answer, but do not keep what may predate it.
-    if (version === this.version) {
+    // A write committed meanwhile: answer, but do not keep what may predate it. Nor keep
+    // anything while changes cannot be heard.
+    if (version === this.version && this.listening) {
       if (this.entries.size >= (this.opts.maxEntries ?? 2000)) this.entries.clear();
       this.entries.set(key, entry);
     }
