@@ -74,7 +74,7 @@ export function headersOf(raw: Buffer | string): Array<{ name: string; value: st
   for (const line of block.split(/\r?\n/)) {
     const last = out[out.length - 1];
     if (/^[ \t]/.test(line) && last) {
-      last.value += ` ${line.trim()}`;
+      last.value = last.value ? `${last.value} ${line.trim()}` : line.trim();
       continue;
     }
     const i = line.indexOf(':');

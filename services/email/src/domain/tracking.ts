@@ -77,7 +77,8 @@ export interface TrackedLinks {
   links: string[];
 }
 
-const HREF_RE = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
+const A_TAG_RE = /<a\b[^>]*>/gi;
+const HREF_RE = /(\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/i;
 
 /**
  * Rewrites every http(s) link of `html` to the click route (signed per URL) and adds the open
@@ -88,11 +89,13 @@ export function addTracking(
   opts: { origin: string; trackingId: string; signer: TokenSigner },
 ): TrackedLinks {
   const links: string[] = [];
-  const out = html.replace(HREF_RE, (whole, head: string, quote: string, href: string) => {
-    if (/data-no-track/i.test(head)) return whole;
-    const url = decodeEntities(href);
-    links.push(url);
-    return `${head}${quote}${clickUrl(opts.origin, opts.trackingId, url, opts.signer)}${quote}`;
+  const out = html.replace(A_TAG_RE, (tag) => {
+    if (/\bdata-no-track\b/i.test(tag)) return tag;
+    return tag.replace(HREF_RE, (_whole, head: string, quote: string, href: string) => {
+      const url = decodeEntities(href);
+      links.push(url);
+      return `${head}${quote}${clickUrl(opts.origin, opts.trackingId, url, opts.signer)}${quote}`;
+    });
   });
   const pixel = `<img src="${opts.origin}/api/track/open/${opts.signer.sign('open', opts.trackingId)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0" />`;
   const withPixel = /<\/body>/i.test(out) ? out.replace(/<\/body>/i, `${pixel}</body>`) : out + pixel;

@@ -160,7 +160,7 @@ export class Mailer {
     } catch (err) {
       const e = err instanceof SendError ? err : new SendError((err as Error).message, false);
       if (!e.permanent && opts.retry === false) {
-        await this.deps.mail.markFailed(id, transport.name, e.message);
+        await this.deps.mail.markFailed(id, transport.name, e.message, 'failed');
         return { result: 'failed', error: e.message };
       }
       if (!e.permanent) {
@@ -172,8 +172,8 @@ export class Mailer {
         return { result: 'deferred', error: e.message };
       }
       // A permanent refusal at send time is this message's DSN: the address bounced.
-      await this.deps.mail.markFailed(id, transport.name, e.message);
       await this.recordBounce(claimed.trackingId, claimed.toAddress, e.message, `${transport.name}-dsn`);
+      await this.deps.mail.markFailed(id, transport.name, e.message, 'bounced');
       this.deps.logger.warn(
         { mailId: id, transport: transport.name, code: e.responseCode },
         'recipient refused permanently; recorded as bounced',

@@ -168,14 +168,20 @@ export class MailRepository {
     );
   }
 
-  async markFailed(id: string, transport: string, error: string): Promise<void> {
+  /** Refused for good; the tracking row says `bounced` (a permanent refusal) or `failed`. */
+  async markFailed(
+    id: string,
+    transport: string,
+    error: string,
+    trackingStatus: 'bounced' | 'failed',
+  ): Promise<void> {
     await this.pool.query(
       `WITH m AS (
          UPDATE "mail_messages" SET "status" = 'failed', "transport" = $2, "last_error" = $3, "updated_at" = now()
          WHERE "id" = $1 RETURNING "id")
-       UPDATE "email_tracking" SET "status" = 'failed', "error_message" = $3, "updated_at" = now()
+       UPDATE "email_tracking" SET "status" = $4, "error_message" = $3, "updated_at" = now()
        WHERE "mail_message_id" IN (SELECT "id" FROM m)`,
-      [id, transport, error],
+      [id, transport, error, trackingStatus],
     );
   }
 

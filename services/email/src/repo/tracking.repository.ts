@@ -238,8 +238,9 @@ export async function recordOutcome(
     );
   }
   if (input.trackingId) {
+    // bounced_at is set below with the status, for hard bounces and the third soft bounce alike.
     const column = {
-      bounce: '"bounced_at"',
+      bounce: null,
       soft_bounce: null,
       complaint: '"complained_at"',
       delivery: '"delivered_at"',
