@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
-import proxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { readSessionToken, type ServiceName } from '@parley/contracts';
@@ -13,7 +12,6 @@ import {
   createLogger,
   createServiceMetrics,
   currentTraceparent,
-  HttpError,
   INTERNAL_TOKEN_HEADER,
   type ServiceInstance,
   signAssertion,
@@ -22,14 +20,32 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
-import { type GatewayConfig, trustProxyOf, upstreamsOf } from './config.ts';
-import { bodyCacheKey, EdgeCache, type EdgeEntry, surrogateMaxAge } from './edge-cache.ts';
+import {
+  DEFAULT_METRICS_PORT,
+  type GatewayConfig,
+  siteOriginOf,
+  trustProxyOf,
+  upstreamsOf,
+} from './config.ts';
+import { bodyCacheKey, EdgeCache, type EdgeEntry, MAX_EDGE_BODY, surrogateMaxAge } from './edge-cache.ts';
 import { identityResolver } from './identity-resolver.ts';
+import { eventLoopDelayGauge, MetricsListener } from './internal-metrics.ts';
 import { blogPostLookup, postDocument, postSlugOf } from './post-documents.ts';
+import {
+  BodyLimit,
+  BodyTooLargeError,
+  DEFAULT_UPSTREAM_OPTIONS,
+  forward,
+  forwardedHeaders,
+  isConnectionFailure,
+  isTimeout,
+  type ProxyCall,
+  Upstream,
+} from './proxy.ts';
 import { WindowLimiter } from './rate-limit.ts';
-import { methodsOf, ROUTES, type RouteEntry } from './routes.ts';
-import { applySecurityHeaders, contentSecurityPolicy } from './security.ts';
-import { publicOrigin, WebDocuments } from './web-documents.ts';
+import { DEFAULT_BODY_LIMIT, methodsOf, ROUTES, type RouteEntry } from './routes.ts';
+import { contentSecurityPolicy, securityHeaders } from './security.ts';
+import { WebDocuments } from './web-documents.ts';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -37,17 +53,47 @@ export interface GatewayOptions {
   auth?: AuthResolver;
 }
 
-/** Internal URL prefixes the route table rewrites to (never reachable from outside). */
-const UPSTREAM_PREFIX = '/__up/';
-const ABSENT_PREFIX = '/__absent/';
+/**
+ * Internal URLs rewriteUrl routes to (never reachable from outside: any path starting with
+ * `/__` is refused before routing).
+ */
+const PROXY_URL = '/__proxy';
+const ABSENT_URL = '/__absent';
+const BLOCKED_URL = '/__blocked';
 
-/** What rewriteUrl matched, kept on the raw request for the hooks. */
-const kEntry = Symbol('parley.routeEntry');
-type TaggedRequest = IncomingMessage & { [kEntry]?: RouteEntry };
+/** A route-table entry with everything the per-request path needs, computed once at boot. */
+interface TableRoute {
+  entry: RouteEntry;
+  /** The deployed upstream, or undefined (503 naming the service). */
+  upstream: Upstream | undefined;
+  /** admin or super_admin: a session is resolved and answers are never stored. */
+  guarded: boolean;
+  bodyLimit: number;
+  budget: { max: number; windowSeconds: number } | undefined;
+  /** A 2xx answer to a write here drops the service's edge-cached reads. */
+  purges: boolean;
+  /** Signing out or changing the password: the resolver's cached session must go. */
+  endsSession: boolean;
+}
+
+/** What rewriteUrl matched, kept on the raw request for the handlers. */
+const kRoute = Symbol('parley.route');
+type TaggedRequest = IncomingMessage & { [kRoute]?: TableRoute; originalUrl?: string };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The largest body of a read-only POST the gateway reads to key it (speech text is ≤ 10,000 characters). */
 const MAX_KEYED_BODY = 64 * 1024;
+/** Identity headers only the gateway may set. */
+const IDENTITY_HEADERS: ReadonlySet<string> = new Set([ASSERTION_HEADER, INTERNAL_TOKEN_HEADER]);
+/** ...and, when the gateway starts its own span, the client's trace headers it replaces. */
+const IDENTITY_AND_TRACE_HEADERS: ReadonlySet<string> = new Set([
+  ...IDENTITY_HEADERS,
+  'traceparent',
+  'tracestate',
+]);
+/** How long a client should wait before retrying a service that is down. */
+const RETRY_AFTER_S = '5';
+const PROXY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 function isJsonOrMarked(request: FastifyRequest): boolean {
   const type = request.headers['content-type'] ?? '';
@@ -56,13 +102,54 @@ function isJsonOrMarked(request: FastifyRequest): boolean {
   );
 }
 
+/** A path that climbs out of its prefix (`/api/blog/images/..%2f..`) is never forwarded. */
+function climbs(url: string): boolean {
+  if (!url.includes('.')) return false;
+  const path = url.split('?', 1)[0] ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return decoded.split(/[/\\]/).some((s) => s === '..' || s === '.');
+}
+
+/**
+ * Reads a request body of at most `max` bytes; null (the rest left unread) when it is larger.
+ * Never destroys the stream: the connection must stay able to carry the refusal.
+ */
+function readUpTo(stream: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: Buffer | null) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', reject);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        stream.pause();
+        done(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks));
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', reject);
+  });
+}
+
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
  * The gateway: the route table (routes.ts) decides which service owns a path and who may
- * call it; one keep-alive proxy per upstream forwards it with the request id, trace
- * context, X-Forwarded-* and, for admins, a signed assertion; every other path serves
- * the web app.
+ * call it; one keep-alive pool per upstream forwards it (proxy.ts) with the request id, trace
+ * context, X-Forwarded-* and, for admins, a signed assertion; every other path serves the
+ * web app. Prometheus metrics are served on an internal port only (METRICS_PORT).
  */
 export async function buildGateway(
   config: GatewayConfig,
@@ -74,39 +161,68 @@ export async function buildGateway(
       ? identityResolver({ identityUrl: config.IDENTITY_URL, secret: config.INTERNAL_AUTH_SECRET, logger })
       : null;
   const auth = opts.auth ?? identity ?? noSessions;
-  const ownOrigins = new Set(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN.replace(/\/+$/, '')] : []);
-  const upstreams = upstreamsOf(config);
-  const https = config.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
+  const siteOrigin = siteOriginOf(config);
+  const ownOrigins = new Set([siteOrigin]);
+  const https = siteOrigin.startsWith('https://');
   const csp = contentSecurityPolicy({ analytics: Boolean(config.GA_MEASUREMENT_ID) });
+  const headersForAll = securityHeaders({ https });
   const limiter = new WindowLimiter();
+  const multiplier = config.RATE_LIMIT_MULTIPLIER ?? 1;
+
+  const upstreamOptions = {
+    ...DEFAULT_UPSTREAM_OPTIONS,
+    connections: config.UPSTREAM_CONNECTIONS ?? DEFAULT_UPSTREAM_OPTIONS.connections,
+    pipelining: config.UPSTREAM_PIPELINING ?? DEFAULT_UPSTREAM_OPTIONS.pipelining,
+    ...(config.UPSTREAM_TIMEOUT_SECONDS
+      ? { headersTimeout: Math.round(config.UPSTREAM_TIMEOUT_SECONDS * 1000) }
+      : {}),
+  };
+  const upstreams: Partial<Record<ServiceName, Upstream>> = {};
+  for (const [service, base] of Object.entries(upstreamsOf(config)) as Array<[ServiceName, string]>) {
+    upstreams[service] = new Upstream(service, base, upstreamOptions);
+  }
 
   const table = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   for (const entry of ROUTES) {
-    for (const method of methodsOf(entry)) table.on(method, entry.path, () => {}, entry);
+    const guarded = entry.access === 'admin' || entry.access === 'super_admin';
+    const route: TableRoute = {
+      entry,
+      upstream: upstreams[entry.service],
+      guarded,
+      bodyLimit: entry.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      budget: entry.rateLimit && { ...entry.rateLimit, max: entry.rateLimit.max * multiplier },
+      purges:
+        !entry.cacheKeyFields &&
+        (guarded || entry.access === 'signed-webhook' || entry.purgesEdgeCache === true),
+      endsSession: entry.path === '/api/admin/logout' || entry.path === '/api/admin/change-password',
+    };
+    for (const method of methodsOf(entry)) table.on(method, entry.path, () => {}, route);
   }
 
+  // The route table is consulted once per request, here; everything after reads kRoute.
   const rewriteUrl = (req: TaggedRequest): string => {
     const url = req.url ?? '/';
-    if (url.startsWith('/__')) return '/__blocked';
+    if (url.startsWith('/__')) return BLOCKED_URL;
+    // Metrics are internal (METRICS_PORT); the public entry never serves them.
+    if (url === '/metrics' || url.startsWith('/metrics?') || url.startsWith('/metrics/')) return BLOCKED_URL;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const q = url.indexOf('?');
     const found = table.find(method as 'GET', q === -1 ? url : url.slice(0, q));
-    const entry = found?.store as RouteEntry | undefined;
-    if (!entry) return url;
-    req[kEntry] = entry;
-    return upstreams[entry.service]
-      ? `${UPSTREAM_PREFIX}${entry.service}${url}`
-      : `${ABSENT_PREFIX}${entry.service}`;
+    const route = found?.store as TableRoute | undefined;
+    if (!route) return url;
+    req[kRoute] = route;
+    return route.upstream ? PROXY_URL : ABSENT_URL;
   };
 
   // The web app: hashed assets cached forever, index.html revalidated on every visit.
   const webDist = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   const hasWeb = existsSync(`${webDist}/index.html`);
   const documents = new WebDocuments(webDist);
-  const lookupPost = upstreams.blog ? blogPostLookup(upstreams.blog, logger) : undefined;
+  const blogBase = upstreamsOf(config).blog;
+  const lookupPost = blogBase ? blogPostLookup(blogBase, logger) : undefined;
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
-    const path = request.url.split('?')[0] ?? '/';
-    if (path.startsWith('/api/') || path === '/api' || path.startsWith('/__')) {
+    const path = request.originalUrl.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || path === '/api' || request.url === BLOCKED_URL) {
       return reply
         .code(404)
         .send({ error: 'Not Found', message: `Route ${request.method} ${path} not found` });
@@ -123,11 +239,10 @@ export async function buildGateway(
     // Client-side routes (and unknown pages, which the app renders as its 404 page); the
     // public pages that need no data come prerendered, so they paint before any script runs.
     reply.header('cache-control', 'no-cache');
-    const origin = publicOrigin(config.PUBLIC_ORIGIN, request.protocol, request.host);
-    let { html } = await documents.forPage(path, request.url.includes('?'), origin);
+    let { html } = await documents.forPage(path, request.originalUrl.includes('?'), siteOrigin);
     const slug = lookupPost ? postSlugOf(path) : undefined;
     if (lookupPost && slug !== undefined) {
-      const page = postDocument(html, await lookupPost(slug), origin);
+      const page = postDocument(html, await lookupPost(slug), siteOrigin);
       html = page.html;
       reply.code(page.status);
     }
@@ -140,23 +255,30 @@ export async function buildGateway(
   }
 
   const metrics = createServiceMetrics('gateway');
+  const loopDelay = eventLoopDelayGauge(metrics.registry);
   const app = await buildServiceApp({
     name: 'gateway',
     logger,
     metrics,
     readiness: {},
-    // Uploads (blog images) pass through; the owning service enforces its own limit.
-    bodyLimit: 25 * 1024 * 1024,
+    // Bodies of proxied routes are never parsed here (they stream to the service, within each
+    // route's own limit); this bounds the few the gateway reads itself.
+    bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustProxyOf(config.TRUST_PROXY),
     rewriteUrl,
     notFoundHandler: notFound,
     routeLabel: (request) =>
-      (request.raw as TaggedRequest)[kEntry]?.path ?? request.routeOptions.url ?? 'unmatched',
+      (request.raw as TaggedRequest)[kRoute]?.entry.path ?? request.routeOptions.url ?? 'unmatched',
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    applySecurityHeaders(reply, { https, csp });
-    return payload;
+  // Every answer carries the security headers; HTML documents also the CSP. A plain
+  // callback hook: an async one would cost a promise per request for no waiting.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of headersForAll) reply.header(name, value);
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html'))
+      reply.header('content-security-policy', csp);
+    done(null, payload);
   });
 
   await app.register(compress, {
@@ -190,200 +312,314 @@ export async function buildGateway(
     if (cached.etag && request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
     return reply.code(cached.status).send(cached.body);
   }
-  const SURROGATE = Symbol('parley.surrogateMaxAge');
-  const EDGE_KEY = Symbol('parley.edgeKey');
-  type WithSurrogate = FastifyRequest & { [SURROGATE]?: number; [EDGE_KEY]?: string };
+
+  function refuse(reply: FastifyReply, status: number, error: string, message: string) {
+    return reply.code(status).send({ error, message });
+  }
+
+  /** 413, and the connection closed when its unread body would otherwise block the next request. */
+  function tooLarge(request: FastifyRequest, reply: FastifyReply, limit: number) {
+    if (!request.raw.complete) reply.header('connection', 'close');
+    const mib = limit / (1024 * 1024);
+    return refuse(
+      reply,
+      413,
+      'Payload Too Large',
+      `The request body is too large (at most ${mib >= 1 ? `${Math.round(mib)} MB` : `${Math.round(limit / 1024)} KB`}).`,
+    );
+  }
+
+  /**
+   * The checks every table route passes before anything is forwarded, all synchronous:
+   * edge-cache hits, per-IP budgets, CSRF and the body limit. Returns true when it answered.
+   */
+  function admit(request: FastifyRequest, reply: FastifyReply, route: TableRoute): boolean {
+    const { entry } = route;
+    const method = request.method;
+    if (route.guarded) {
+      // Answers of the back office hold personal data: no browser or shared cache keeps them.
+      reply.header('cache-control', 'no-store');
+    } else if (entry.access === 'public' && (method === 'GET' || method === 'HEAD')) {
+      const cached = edge.get(request.originalUrl);
+      if (cached) {
+        sendEdge(request, reply, cached);
+        return true;
+      }
+    }
+    if (route.budget) {
+      const wait = limiter.hit(`${entry.path}|${request.ip}`, route.budget);
+      if (wait) {
+        reply.header('retry-after', String(wait));
+        refuse(reply, 429, 'Too Many Requests', `Too many requests. Please try again in ${wait} seconds.`);
+        return true;
+      }
+    }
+    if (!SAFE_METHODS.has(method)) {
+      if (entry.access !== 'signed-webhook') {
+        // CSRF: a state change must come from our own pages. Browsers send Origin on every
+        // cross-site POST; a foreign one is refused.
+        const origin = request.headers.origin;
+        if (origin && origin !== `${request.protocol}://${request.host}` && !ownOrigins.has(origin)) {
+          refuse(reply, 403, 'Forbidden', 'Cross-site request refused.');
+          return true;
+        }
+      }
+      const length = request.headers['content-length'];
+      if (length !== undefined && Number(length) > route.bodyLimit) {
+        tooLarge(request, reply, route.bodyLimit);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The access rules of admin routes: a JSON (or marked) change, a session, the right role. */
+  async function authorise(request: FastifyRequest, reply: FastifyReply, route: TableRoute) {
+    if (!SAFE_METHODS.has(request.method) && !isJsonOrMarked(request)) {
+      // Cookie-authenticated changes need a JSON body or our header: neither can be sent
+      // cross-site without a CORS preflight, which the gateway never grants.
+      refuse(
+        reply,
+        415,
+        'Unsupported Media Type',
+        'Send a JSON body or the X-Requested-With: parley header.',
+      );
+      return undefined;
+    }
+    const session = await auth.resolve(request);
+    if (!session) {
+      refuse(reply, 401, 'Unauthorized', 'Please sign in to continue.');
+      return undefined;
+    }
+    if (route.entry.access === 'super_admin' && session.role !== 'super_admin') {
+      refuse(reply, 403, 'Forbidden', 'This action requires the super_admin role');
+      return undefined;
+    }
+    if (session.mustChangePassword && !route.entry.allowPendingPasswordChange) {
+      refuse(reply, 403, 'Forbidden', 'Please change your password to continue.');
+      return undefined;
+    }
+    return assertionFor(session);
+  }
 
   /**
    * The edge key of a read-only POST: reads the (small) body the proxy would stream, keys it,
-   * and hands the same bytes on to the upstream. Undefined when the body cannot be keyed.
+   * and hands the same bytes on to the upstream. Undefined key when the body cannot be keyed.
    */
-  async function keyOfBody(request: FastifyRequest, entry: RouteEntry): Promise<string | undefined> {
-    const fields = entry.cacheKeyFields;
-    const stream = request.body;
-    if (!fields || !(stream instanceof Readable)) return undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_KEYED_BODY) throw new HttpError(413, 'The request body is too large.');
-      chunks.push(chunk);
-    }
-    const body = Buffer.concat(chunks);
-    request.body = Readable.from([body]);
-    return bodyCacheKey(entry.path, fields, body);
+  async function readKeyedBody(
+    request: FastifyRequest,
+    entry: RouteEntry,
+  ): Promise<{ body: Buffer; key: string | undefined } | 'too large'> {
+    const body = await readUpTo(request.raw, MAX_KEYED_BODY);
+    if (!body) return 'too large';
+    return { body, key: bodyCacheKey(entry.path, entry.cacheKeyFields ?? [], body) };
   }
 
-  // Access control of the route table, before anything is forwarded.
-  async function enforceAccess(request: FastifyRequest, reply: FastifyReply) {
-    const entry = (request.raw as TaggedRequest)[kEntry];
-    if (!entry) return reply.code(404).send({ error: 'Not Found', message: 'Not found' });
-    if (entry.access === 'public' && (request.method === 'GET' || request.method === 'HEAD')) {
-      const cached = edge.get(request.url);
-      if (cached) return sendEdge(request, reply, cached);
+  /** Answers a request whose upstream failed before any of its answer was sent. */
+  function failed(request: FastifyRequest, reply: FastifyReply, service: string, err: Error) {
+    if (reply.raw.destroyed || request.raw.socket?.destroyed) return; // the client went away
+    if (!request.raw.complete) reply.header('connection', 'close');
+    if (err instanceof BodyTooLargeError || err.cause instanceof BodyTooLargeError) {
+      const limit = err instanceof BodyTooLargeError ? err.limit : (err.cause as BodyTooLargeError).limit;
+      tooLarge(request, reply, limit);
+      return;
     }
-    // Never trust identity headers from outside.
-    delete request.headers[ASSERTION_HEADER];
-    delete request.headers[INTERNAL_TOKEN_HEADER];
-    if (entry.rateLimit) {
-      const budget = { ...entry.rateLimit, max: entry.rateLimit.max * (config.RATE_LIMIT_MULTIPLIER ?? 1) };
-      const wait = limiter.hit(`${entry.path}|${request.ip}`, budget);
-      if (wait) {
-        return reply
-          .code(429)
-          .header('retry-after', String(wait))
-          .send({
-            error: 'Too Many Requests',
-            message: `Too many requests. Please try again in ${wait} seconds.`,
-          });
-      }
+    if (isTimeout(err)) {
+      logger.warn({ err, service }, 'upstream timed out');
+      refuse(
+        reply,
+        504,
+        'Gateway Timeout',
+        `The ${service} service did not answer in time. Please try again.`,
+      );
+      return;
     }
-    const unsafe = !SAFE_METHODS.has(request.method);
-    if (unsafe && entry.access !== 'signed-webhook') {
-      // CSRF: a state change must come from our own pages. Browsers send Origin on every
-      // cross-site POST; a foreign one is refused.
-      const origin = request.headers.origin;
-      if (origin && origin !== `${request.protocol}://${request.host}` && !ownOrigins.has(origin)) {
-        return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused.' });
-      }
+    if (isConnectionFailure(err)) {
+      logger.warn({ err, service }, 'upstream unavailable');
+      reply.header('retry-after', RETRY_AFTER_S);
+      refuse(
+        reply,
+        503,
+        'Service Unavailable',
+        `The ${service} service is not available right now. Please try again in a few seconds.`,
+      );
+      return;
     }
-    if (entry.cacheKeyFields && entry.access === 'public' && request.method === 'POST') {
-      const key = await keyOfBody(request, entry);
-      if (key) {
-        (request as WithSurrogate)[EDGE_KEY] = key;
-        const cached = edge.get(key);
-        if (cached) return sendEdge(request, reply, cached);
-      }
+    if ((err as NodeJS.ErrnoException).code === 'UND_ERR_INVALID_ARG') {
+      // A header Node accepted but HTTP forbids forwarding (undici checks every value).
+      refuse(reply, 400, 'Bad Request', 'The request has a header that cannot be forwarded.');
+      return;
     }
-    if (entry.access !== 'admin' && entry.access !== 'super_admin') return;
-    if (unsafe && !isJsonOrMarked(request)) {
-      // Cookie-authenticated changes need a JSON body or our header: neither can be sent
-      // cross-site without a CORS preflight, which the gateway never grants.
-      return reply.code(415).send({
-        error: 'Unsupported Media Type',
-        message: 'Send a JSON body or the X-Requested-With: parley header.',
-      });
-    }
-    const session = await auth.resolve(request);
-    if (!session)
-      return reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in to continue.' });
-    if (entry.access === 'super_admin' && session.role !== 'super_admin') {
-      return reply
-        .code(403)
-        .send({ error: 'Forbidden', message: 'This action requires the super_admin role' });
-    }
-    if (session.mustChangePassword && !entry.allowPendingPasswordChange) {
-      return reply
-        .code(403)
-        .send({ error: 'Forbidden', message: 'Please change your password to continue.' });
-    }
-    request.headers[ASSERTION_HEADER] = await assertionFor(session);
+    logger.error({ err, service }, 'upstream answered something that is not HTTP');
+    refuse(reply, 502, 'Bad Gateway', `The ${service} service gave an invalid answer. Please try again.`);
   }
 
-  // Signing out or changing the password changes what the session resolves to: drop this
-  // replica's cached answer once identity has answered (other replicas follow within the TTL).
-  // A write to a service drops this replica's cached public answers of that service.
-  app.addHook('onResponse', async (request) => {
-    const entry = (request.raw as TaggedRequest)[kEntry];
-    if (entry && !SAFE_METHODS.has(request.method) && !entry.cacheKeyFields && upstreams[entry.service])
-      edge.purge(entry.service);
-  });
-  if (identity) {
-    app.addHook('onResponse', async (request) => {
-      const path = (request.raw as TaggedRequest)[kEntry]?.path;
-      if (path !== '/api/admin/logout' && path !== '/api/admin/change-password') return;
-      const token = readSessionToken(request.headers.cookie);
-      if (token) identity.forget(token);
-    });
-  }
+  /** Forwards an admitted request (assertion: an admin's; keyed: a read-only POST's body and key). */
+  function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    route: TableRoute,
+    assertion?: string,
+    keyed?: { body: Buffer; key: string | undefined },
+  ) {
+    const upstream = route.upstream as Upstream;
+    const { entry } = route;
+    const raw = request.raw as TaggedRequest;
+    const method = request.method;
+    const url = raw.originalUrl ?? raw.url ?? '/';
+    if (climbs(url)) {
+      refuse(reply, 400, 'Bad Request', 'The path is not valid.');
+      return;
+    }
+    const extra = [
+      'x-request-id',
+      request.id,
+      'x-forwarded-for',
+      request.ip,
+      'x-forwarded-proto',
+      request.protocol,
+    ];
+    const host = request.host;
+    if (host) extra.push('x-forwarded-host', host);
+    const span = request.otelSpan;
+    let drop = IDENTITY_HEADERS;
+    // Only a recording span (an SDK is registered) has a context worth sending; otherwise the
+    // client's own trace headers pass on untouched, at no cost.
+    if (span?.isRecording()) {
+      const tp = currentTraceparent(trace.setSpan(ROOT_CONTEXT, span));
+      if (tp) {
+        extra.push('traceparent', tp);
+        drop = IDENTITY_AND_TRACE_HEADERS;
+      }
+    }
+    if (assertion) extra.push(ASSERTION_HEADER, assertion);
 
-  const connections = config.UPSTREAM_CONNECTIONS ?? 128;
-  for (const [service, base] of Object.entries(upstreams) as Array<[ServiceName, string]>) {
-    await app.register(proxy, {
-      upstream: base,
-      prefix: `${UPSTREAM_PREFIX}${service}`,
-      rewritePrefix: '',
-      preHandler: enforceAccess,
-      // One keep-alive pool per upstream (undici).
-      undici: {
-        connections,
-        pipelining: 1,
-        keepAliveTimeout: 60_000,
-        headersTimeout: 60_000,
-        bodyTimeout: 120_000,
+    let body: Buffer | Readable | null = null;
+    if (keyed) {
+      body = keyed.body;
+    } else if (method !== 'GET' && method !== 'HEAD') {
+      const length = request.headers['content-length'];
+      if (length !== undefined) {
+        if (length !== '0') {
+          body = request.raw;
+          extra.push('content-length', length);
+        }
+      } else if (request.headers['transfer-encoding'] !== undefined) {
+        // No declared length: count while streaming, and stop at the route's limit.
+        const limited = new BodyLimit(route.bodyLimit);
+        pipeline(request.raw, limited, () => {});
+        body = limited;
+      }
+    }
+
+    const unsafe = !SAFE_METHODS.has(method);
+    const edgeKey =
+      keyed?.key ?? (entry.access === 'public' && method === 'GET' ? request.originalUrl : undefined);
+    const call: ProxyCall = {
+      upstream,
+      method,
+      path: upstream.basePath + (entry.upstreamPath ?? url),
+      headers: forwardedHeaders(request.headers, drop, extra),
+      body,
+      retryable: method === 'GET' || method === 'HEAD',
+      cacheableMax: MAX_EDGE_BODY,
+      onHeaders: (status, headers) => {
+        if (route.guarded) headers['cache-control'] = 'no-store';
+        if (route.endsSession && identity) {
+          const token = readSessionToken(request.headers.cookie);
+          if (token) identity.forget(token);
+        }
+        // A successful write by someone entitled to it: this replica's cached public reads
+        // of the service may be stale now (other replicas follow within their TTL).
+        if (unsafe && route.purges && status >= 200 && status < 300) edge.purge(entry.service);
+        const surrogate = headers['surrogate-control'];
+        if (surrogate === undefined) return 0;
+        delete headers['surrogate-control'];
+        if (!edgeKey || status !== 200 || headers['set-cookie'] !== undefined) return 0;
+        return surrogateMaxAge(surrogate);
       },
-      // reply-from would log every proxied request at info level.
-      disableRequestLogging: true,
-      replyOptions: {
-        rewriteHeaders: (headers, request) => {
-          const ttl = surrogateMaxAge(headers['surrogate-control']);
-          if (headers['surrogate-control'] === undefined) return headers;
-          const { 'surrogate-control': _, ...rest } = headers;
-          if (request && ttl > 0) (request as WithSurrogate)[SURROGATE] = ttl;
-          return rest;
-        },
-        onResponse: (request, reply, res) => {
-          const ttl = (request as WithSurrogate)[SURROGATE] ?? 0;
-          const entry = (request.raw as TaggedRequest)[kEntry];
-          const key =
-            (request as WithSurrogate)[EDGE_KEY] ??
-            (request.method === 'GET' && entry?.access === 'public' ? request.url : undefined);
-          if (!ttl || !key || res.statusCode !== 200 || reply.hasHeader('set-cookie')) {
-            return void reply.send(res.stream);
-          }
-          // Cacheable: read the (small) body once, keep it, send it.
-          const chunks: Buffer[] = [];
-          res.stream.on('data', (c: Buffer) => chunks.push(c));
-          res.stream.on('error', (err: Error) => void reply.send(err));
-          res.stream.on('end', () => {
-            const body = Buffer.concat(chunks);
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(reply.getHeaders())) {
-              if (v !== undefined && k !== 'content-length' && k !== 'x-request-id' && k !== 'connection')
-                headers[k] = String(v);
-            }
-            edge.set(key, { service, status: 200, headers, body, etag: headers.etag }, ttl);
-            void reply.send(body);
-          });
-        },
-        rewriteRequestHeaders: (request, headers) => {
-          const out: Record<string, string | string[] | undefined> = { ...headers };
-          out['x-request-id'] = request.id;
-          // The client IP as the gateway judged it (TRUST_PROXY): services trust this hop only.
-          out['x-forwarded-for'] = request.ip;
-          out['x-forwarded-proto'] = request.protocol;
-          out['x-forwarded-host'] = request.host;
-          const span = request.otelSpan;
-          const tp = span ? currentTraceparent(trace.setSpan(ROOT_CONTEXT, span)) : undefined;
-          if (tp) out.traceparent = tp;
-          return out as typeof headers;
-        },
-        onError: (reply, { error }) => {
-          logger.warn({ err: error, service }, 'upstream unavailable');
-          void reply.code(502).send({
-            error: 'Bad Gateway',
-            message: `The ${service} service is not responding. Please try again shortly.`,
-          });
-        },
+      onCacheable: (status, body, ttl) => {
+        if (!edgeKey) return;
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(reply.getHeaders())) {
+          if (v !== undefined && k !== 'content-length' && k !== 'x-request-id' && k !== 'connection')
+            headers[k] = String(v);
+        }
+        edge.set(edgeKey, { service: entry.service, status, headers, body, etag: headers.etag }, ttl);
       },
-    });
+      onFailure: (r, err) => failed(request, r, entry.service, err),
+    };
+    forward(request, reply, call);
   }
 
-  // Access is enforced first, so the answer for a missing service never leaks to strangers.
-  app.all(`${ABSENT_PREFIX}:service`, { preHandler: enforceAccess }, async (request, reply) => {
-    const { service } = request.params as { service: string };
-    return reply.code(503).send({
-      error: 'Service Unavailable',
-      message: `The ${service} service is not available in this deployment.`,
+  /** Admin routes and read-only POSTs: the parts that wait (session, body), then forward. */
+  async function sendAfterChecks(request: FastifyRequest, reply: FastifyReply, route: TableRoute) {
+    let assertion: string | undefined;
+    if (route.guarded) {
+      assertion = await authorise(request, reply, route);
+      if (!assertion) return;
+    }
+    if (route.entry.cacheKeyFields && request.method === 'POST') {
+      const keyed = await readKeyedBody(request, route.entry);
+      if (keyed === 'too large') {
+        tooLarge(request, reply, MAX_KEYED_BODY);
+        return;
+      }
+      const cached = keyed.key ? edge.get(keyed.key) : undefined;
+      if (cached) {
+        sendEdge(request, reply, cached);
+        return;
+      }
+      send(request, reply, route, assertion, keyed);
+      return;
+    }
+    send(request, reply, route, assertion);
+  }
+
+  // Every table route with a deployed upstream. Bodies are never parsed: they stream on to
+  // the service (or are read by readKeyedBody), so this context accepts any content type.
+  await app.register(async (proxied) => {
+    proxied.removeAllContentTypeParsers();
+    proxied.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    proxied.route({
+      method: PROXY_METHODS,
+      url: PROXY_URL,
+      // No response schema, no validation: the handler is the whole proxy.
+      handler(request, reply) {
+        const route = (request.raw as TaggedRequest)[kRoute] as TableRoute;
+        if (admit(request, reply, route)) return;
+        if (route.guarded || route.entry.cacheKeyFields) {
+          sendAfterChecks(request, reply, route).catch((err: Error) => {
+            logger.error({ err }, 'gateway access check failed');
+            if (!reply.sent) refuse(reply, 500, 'Internal Server Error', 'Something went wrong on our side.');
+          });
+          return;
+        }
+        send(request, reply, route);
+      },
+    });
+
+    // Access is enforced first, so the answer for a missing service never leaks to strangers.
+    proxied.route({
+      method: PROXY_METHODS,
+      url: ABSENT_URL,
+      handler: async (request, reply) => {
+        const route = (request.raw as TaggedRequest)[kRoute] as TableRoute;
+        if (admit(request, reply, route)) return reply;
+        if (route.guarded && !(await authorise(request, reply, route))) return reply;
+        return reply.code(503).send({
+          error: 'Service Unavailable',
+          message: `The ${route.entry.service} service is not available in this deployment.`,
+        });
+      },
     });
   });
 
   // Crawlers: the public site yes, the back office and the API no; the sitemap (blog service)
-  // needs an absolute URL, from PUBLIC_ORIGIN or else the address the crawler asked for.
-  app.get('/robots.txt', async (request, reply) => {
-    const origin = publicOrigin(config.PUBLIC_ORIGIN, request.protocol, request.host);
+  // needs an absolute URL, from the configured origin (never the request's Host).
+  app.get('/robots.txt', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=3600');
-    return reply.type('text/plain; charset=utf-8').send(robotsTxt(origin));
+    return reply.type('text/plain; charset=utf-8').send(robotsTxt(siteOrigin));
   });
 
   if (hasWeb) {
@@ -405,6 +641,19 @@ export async function buildGateway(
   } else {
     logger.warn({ webDist }, 'web bundle not found; the site answers 503 until `pnpm build` runs');
   }
+
+  // Metrics on their own port, opened with the public one; pools closed with the app, so a
+  // service stopping after the gateway has no connection of ours left to wait for.
+  const metricsListener = new MetricsListener(metrics.registry, logger);
+  app.addHook('onListen', async () => {
+    const port = config.METRICS_PORT ?? DEFAULT_METRICS_PORT;
+    const address = await metricsListener.listen(port, config.HOST ?? '0.0.0.0');
+    if (address) logger.debug({ port: address.port }, 'metrics listening');
+  });
+  app.addHook('onClose', async () => {
+    loopDelay.stop();
+    await Promise.all([metricsListener.close(), ...Object.values(upstreams).map((u) => u.close())]);
+  });
 
   return app;
 }

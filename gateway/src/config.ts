@@ -25,6 +25,18 @@ export const GatewayEnv = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String()),
   /** Keep-alive connections per upstream (default 128). */
   UPSTREAM_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+  /**
+   * How long a service may take to start answering before the gateway answers 504 (default
+   * 60 s; AI writing is the slowest route).
+   */
+  UPSTREAM_TIMEOUT_SECONDS: Type.Optional(Type.Number({ minimum: 0.01, maximum: 3600 })),
+  /** Requests in flight on one upstream connection (HTTP/1.1 pipelining; default 1 = none). */
+  UPSTREAM_PIPELINING: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  /**
+   * Port of the internal listener serving Prometheus /metrics (default 9464, the port the
+   * chart's ServiceMonitor scrapes; 0 = any free port). Never served on the public PORT.
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Multiplies the route table's per-IP budgets (load tests from one address); default 1. */
   RATE_LIMIT_MULTIPLIER: Type.Optional(Type.Number({ minimum: 1, maximum: 1_000_000 })),
   /**
@@ -32,8 +44,12 @@ export const GatewayEnv = Type.Object({
    * page views and the spec's events; unset: analytics is a no-op and no script is loaded.
    */
   GA_MEASUREMENT_ID: Type.Optional(Type.String({ pattern: '^G-[A-Z0-9]{4,20}$' })),
-  /** Public origin (https://parley.example); enables HSTS when https. */
-  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /**
+   * Public origin (https://parley.example): the only origin absolute URLs (canonical links,
+   * sharing tags, robots.txt) are built from, an accepted Origin of state changes, and HSTS
+   * when https. Unset: http://localhost:PORT (never the request's Host header).
+   */
+  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
 });
 
 export type GatewayConfig = Static<typeof GatewayEnv>;
@@ -46,6 +62,17 @@ const UPSTREAM_KEYS = {
   email: 'EMAIL_URL',
   settings: 'SETTINGS_URL',
 } as const satisfies Record<ServiceName, keyof GatewayConfig>;
+
+export const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * The site's public origin, from configuration only: a Host header is the client's to choose,
+ * so reflecting it into pages or robots.txt would let anyone poison a shared cache.
+ */
+export function siteOriginOf(config: GatewayConfig): string {
+  if (config.PUBLIC_ORIGIN) return config.PUBLIC_ORIGIN.replace(/\/+$/, '');
+  return `http://localhost:${config.PORT ?? 3000}`;
+}
 
 /** The configured upstream of each deployed service. */
 export function upstreamsOf(config: GatewayConfig): Partial<Record<ServiceName, string>> {

@@ -17,7 +17,8 @@ export interface EdgeEntry {
 }
 
 const MAX_TTL_S = 60;
-const MAX_BODY = 1024 * 1024;
+/** The largest answer kept (larger ones stream through uncached). */
+export const MAX_EDGE_BODY = 1024 * 1024;
 
 /** Seconds of `max-age` in a Surrogate-Control value, or 0. */
 export function surrogateMaxAge(value: string | string[] | undefined): number {
@@ -64,7 +65,7 @@ export class EdgeCache {
   }
 
   set(key: string, entry: Omit<EdgeEntry, 'until'>, ttlSeconds: number): void {
-    if (ttlSeconds <= 0 || entry.body.length > MAX_BODY) return;
+    if (ttlSeconds <= 0 || entry.body.length > MAX_EDGE_BODY) return;
     this.delete(key);
     while (this.bytes + entry.body.length > this.maxBytes && this.entries.size) {
       this.delete(this.entries.keys().next().value as string);

@@ -1,4 +1,4 @@
-import type { ServiceName } from '@parley/contracts';
+import { SERVICE_NAMES, type ServiceName } from '@parley/contracts';
 
 /**
  * THE gateway route table (ARCHITECTURE §3): every path the gateway forwards, the service
@@ -37,6 +37,22 @@ export interface RouteEntry {
   access: Access;
   rateLimit?: RateLimit;
   /**
+   * The largest request body the gateway forwards, in bytes (default DEFAULT_BODY_LIMIT).
+   * A larger one is answered 413 by the gateway before anything reaches the service.
+   */
+  bodyLimit?: number;
+  /**
+   * The upstream path when it differs from the public one (a service's own endpoint published
+   * under /api). Default: the request's own path and query.
+   */
+  upstreamPath?: string;
+  /**
+   * A public write whose success changes what the service's public reads answer (a booking
+   * takes a slot): a 2xx answer drops the service's edge-cached reads, as an admin's write does.
+   * Other public writes never purge, so strangers cannot empty the edge cache.
+   */
+  purgesEdgeCache?: boolean;
+  /**
    * An admin whose password must be changed may still call this route (me, logout,
    * change-password); every other admin route answers 403 until the password is changed.
    */
@@ -55,6 +71,13 @@ export interface RouteEntry {
  * demo speaks nine lines, mostly served from the speech cache, so speech allows a few demos
  * a minute; the voice service keeps its own limits too.
  */
+/** Request bodies: JSON and forms are small; uploads say how big they may be. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Blog images: the blog service's BLOG_IMAGE_MAX_BYTES (5 MiB) plus multipart framing. */
+const IMAGE_UPLOAD_LIMIT = 6 * 1024 * 1024;
+/** Contact imports (CSV/Excel), streamed through to the email service. */
+const IMPORT_LIMIT = 200 * 1024 * 1024;
+
 const VOICE_PUBLIC_LIMIT: RateLimit = { max: 120, windowSeconds: 60 };
 const DEMO_CALL_LIMIT: RateLimit = { max: 5, windowSeconds: 60 };
 
@@ -63,10 +86,25 @@ const r = (
   path: string,
   service: ServiceName,
   access: Access,
-  extra: Pick<RouteEntry, 'rateLimit' | 'allowPendingPasswordChange' | 'cacheKeyFields'> = {},
+  extra: Pick<
+    RouteEntry,
+    | 'rateLimit'
+    | 'allowPendingPasswordChange'
+    | 'cacheKeyFields'
+    | 'bodyLimit'
+    | 'upstreamPath'
+    | 'purgesEdgeCache'
+  > = {},
 ): RouteEntry => ({ method, path, service, access, ...extra });
 
 export const ROUTES: readonly RouteEntry[] = [
+  // ── liveness of each service, through the public entry (chosen) ────────────────
+  // For uptime monitors and the gateway benchmark's trivial hop: the service's own
+  // /health/live ({ status, service }), never cached; 503 JSON when the service is down.
+  ...SERVICE_NAMES.map((service) =>
+    r('GET', `/api/health/${service}`, service, 'public', { upstreamPath: '/health/live' }),
+  ),
+
   // ── identity: admins and sessions ───────────────────────────────────────────────
   r('POST', '/api/admin/login', 'identity', 'public'),
   r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
@@ -80,7 +118,8 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // ── booking: slots, bookings, contact requests ────────────────────────────────
   r('GET', '/api/bookings/available', 'booking', 'public'),
-  r('POST', '/api/bookings', 'booking', 'public'),
+  // A booking takes a slot: it must drop any edge-cached answer of /api/bookings/available.
+  r('POST', '/api/bookings', 'booking', 'public', { purgesEdgeCache: true }),
   r('GET', '/api/bookings', 'booking', 'admin'),
   r('PATCH', '/api/bookings/:id/status', 'booking', 'admin'),
   r('POST', '/api/contact', 'booking', 'public'),
@@ -94,7 +133,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/blog', 'blog', 'admin'),
   r(['GET', 'PATCH', 'DELETE'], '/api/admin/blog/:id', 'blog', 'admin'), // GET: (chosen) editor load
   r('POST', '/api/admin/generate-blog', 'blog', 'admin'),
-  r('POST', '/api/admin/upload-image', 'blog', 'admin'),
+  r('POST', '/api/admin/upload-image', 'blog', 'admin', { bodyLimit: IMAGE_UPLOAD_LIMIT }),
   r('POST', '/api/admin/generate-image', 'blog', 'admin'),
   r('GET', '/rss.xml', 'blog', 'public'),
   r('GET', '/sitemap.xml', 'blog', 'public'),
@@ -116,7 +155,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/api/admin/email/contacts', 'email', 'admin'),
   r('DELETE', '/api/admin/email/contacts/:id', 'email', 'admin'),
   r('POST', '/api/admin/contacts/:id/resubscribe', 'email', 'admin'),
-  r('POST', '/api/admin/contacts/import-csv', 'email', 'admin'),
+  r('POST', '/api/admin/contacts/import-csv', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }),
   r(['GET', 'POST'], '/api/admin/address-books', 'email', 'admin'),
   r(['PUT', 'DELETE'], '/api/admin/address-books/:id', 'email', 'admin'),
   r('GET', '/api/admin/address-books/:id/contacts', 'email', 'admin'), // (chosen)
@@ -134,7 +173,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/email/test-tracking', 'email', 'admin'),
   r('POST', '/api/admin/email/generate-campaign', 'email', 'admin'),
   r('POST', '/api/admin/email/optimize-content', 'email', 'admin'),
-  r('POST', '/api/admin/email/import-csv', 'email', 'admin'),
+  r('POST', '/api/admin/email/import-csv', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }),
   r('POST', '/api/admin/email/import-manual', 'email', 'admin'),
   r('GET', '/api/admin/email/outbox', 'email', 'admin'), // (chosen) local transport's stored mail
   r('GET', '/api/admin/email/outbox/:id', 'email', 'admin'), // (chosen)

@@ -1,5 +1,3 @@
-import type { FastifyReply } from 'fastify';
-
 export const GTAG_ORIGIN = 'https://www.googletagmanager.com';
 
 /**
@@ -29,21 +27,15 @@ export function contentSecurityPolicy(opts: { analytics?: boolean } = {}): strin
   ].join('; ');
 }
 
-export interface SecurityHeaderOptions {
-  https: boolean;
-  csp: string;
-}
-
-/** Headers every gateway response carries. */
-export function applySecurityHeaders(reply: FastifyReply, opts: SecurityHeaderOptions): void {
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-  reply.header('x-frame-options', 'DENY');
-  reply.header('cross-origin-opener-policy', 'same-origin');
-  // The voice-wave demo may ask for the microphone; nothing else needs device access.
-  reply.header('permissions-policy', 'microphone=(self), camera=(), geolocation=(), payment=()');
-  if (opts.https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-  const type = reply.getHeader('content-type');
-  if (typeof type === 'string' && type.startsWith('text/html'))
-    reply.header('content-security-policy', opts.csp);
+/** Headers every gateway answer carries (the CSP is added to HTML documents only). */
+export function securityHeaders(opts: { https: boolean }): ReadonlyArray<readonly [string, string]> {
+  return [
+    ['x-content-type-options', 'nosniff'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ['x-frame-options', 'DENY'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    // The voice-wave demo may ask for the microphone; nothing else needs device access.
+    ['permissions-policy', 'microphone=(self), camera=(), geolocation=(), payment=()'],
+    ...(opts.https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const] : []),
+  ];
 }

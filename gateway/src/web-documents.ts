@@ -2,9 +2,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRERENDER_DIR, PRERENDER_ORIGIN_PLACEHOLDER, type PrerenderManifest } from '@parley/contracts/web';
 
-/** A Host header fit to put in a URL (anything else could inject markup into the page). */
-const SAFE_HOST = /^[a-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
-
 /**
  * The HTML documents of the web bundle: the SPA shell (index.html) and the prerendered public
  * pages (web/src/entry-server.tsx). Files are held in memory and re-read when their
@@ -28,7 +25,8 @@ export class WebDocuments {
 
   /**
    * The document for a page request: its prerendered HTML when there is one (and its query
-   * string, if any, does not change what the page shows), else the SPA shell.
+   * string, if any, does not change what the page shows), else the SPA shell. Absolute URLs
+   * in it use `origin`, the configured public origin.
    */
   async forPage(
     path: string,
@@ -44,10 +42,4 @@ export class WebDocuments {
     }
     return { html: (await this.read('index.html')) ?? '', prerendered: false };
   }
-}
-
-/** The site's public origin: PUBLIC_ORIGIN, else the one the visitor asked for when it is a plain host. */
-export function publicOrigin(configured: string | undefined, protocol: string, host: string): string {
-  if (configured) return configured.replace(/\/+$/, '');
-  return `${protocol}://${SAFE_HOST.test(host) ? host : 'localhost'}`;
 }

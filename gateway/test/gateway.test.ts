@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { PRERENDER_DIR, PRERENDER_ORIGIN_PLACEHOLDER, type PrerenderManifest } from '@parley/contracts/web';
 import { createLogger, type ServiceInstance, verifyAssertion } from '@parley/kit';
 import { freePort } from '@parley/kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import type { AdminSession, AuthResolver } from '../src/auth.ts';
@@ -16,10 +18,16 @@ import type { AdminSession, AuthResolver } from '../src/auth.ts';
  */
 const secret = randomBytes(32).toString('hex');
 const logger = createLogger('gateway-test', 'silent');
+/** The configured public origin: the only one absolute URLs may use. */
+const ORIGIN = 'https://www.parley.test';
 let upstream: FastifyInstance;
 let gateway: ServiceInstance;
 let base: string;
+let metricsBase: string;
 let webDir: string;
+/** Bodies (sizes) and reads the stand-in upstream received. */
+let availableReads = 0;
+const uploads: number[] = [];
 const HOSTILE_POST = {
   id: 'p1',
   title: 'Hello </title><script>alert(1)</script> "quoted" $& world',
@@ -53,14 +61,30 @@ const auth: AuthResolver = {
 };
 
 beforeAll(async () => {
-  upstream = Fastify();
-  upstream.all('/*', async (req) => ({
-    method: req.method,
-    url: req.url,
-    headers: req.headers,
-    body: req.body ?? null,
-  }));
-  upstream.get('/api/bookings/available', async () => ({ availableSlots: [], big: 'x'.repeat(4000) }));
+  upstream = Fastify({ bodyLimit: 16 * 1024 * 1024 });
+  // Bodies of other types (uploads) are counted, not echoed.
+  upstream.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
+    uploads.push((body as Buffer).length);
+    done(null, { bytes: (body as Buffer).length });
+  });
+  upstream.all('/*', async (req, reply) => {
+    // What a careless service might say about an admin answer: the gateway must override it.
+    reply.header('cache-control', 'public, max-age=60');
+    return { method: req.method, url: req.url, headers: req.headers, body: req.body ?? null };
+  });
+  upstream.get('/api/bookings/available', async (req, reply) => {
+    availableReads++;
+    // `?cached=1`: as if the booking service offered its slots to the edge cache.
+    if ((req.query as { cached?: string }).cached) reply.header('surrogate-control', 'max-age=30');
+    return { availableSlots: [], reads: availableReads, big: 'x'.repeat(4000) };
+  });
+  // Writes answer 2xx when valid and 400 otherwise, as the real services do.
+  upstream.post('/api/blog', async (req, reply) => {
+    const body = req.body as { title?: string } | null;
+    if (!body?.title) return reply.code(400).send({ error: 'Bad Request', message: 'title is required' });
+    return reply.code(201).send({ id: 'p2' });
+  });
+  upstream.post('/api/bookings', async (_req, reply) => reply.code(201).send({ id: 'b1' }));
   let blogReads = 0;
   upstream.get('/api/blog', async (_req, reply) => {
     blogReads++;
@@ -93,21 +117,25 @@ beforeAll(async () => {
   );
   writeFileSync(join(webDir, 'assets', 'index-abc123.js'), 'console.log("app")');
 
+  const metricsPort = await freePort();
   gateway = await buildGateway(
     {
       INTERNAL_AUTH_SECRET: secret,
       BOOKING_URL: upstreamUrl,
       VOICE_URL: upstreamUrl,
       BLOG_URL: upstreamUrl,
-      // Identity is "deployed" at a port nobody listens on: requests to it fail with 502.
+      // Identity is "deployed" at a port nobody listens on: it is down.
       IDENTITY_URL: `http://127.0.0.1:${await freePort()}`,
       WEB_DIST_DIR: webDir,
+      PUBLIC_ORIGIN: ORIGIN,
+      METRICS_PORT: metricsPort,
     },
     { logger, auth },
   );
   await gateway.listen({ host: '127.0.0.1', port: 0 });
   const gaddr = gateway.server.address();
   base = `http://127.0.0.1:${typeof gaddr === 'object' && gaddr ? gaddr.port : 0}`;
+  metricsBase = `http://127.0.0.1:${metricsPort}`;
 });
 
 afterAll(async () => {
@@ -183,10 +211,14 @@ describe('gateway', () => {
     expect(pending.status).toBe(403);
   });
 
-  it('answers 502 JSON when a deployed service does not respond', async () => {
+  it('answers 503 JSON naming a deployed service that is down, with Retry-After', async () => {
     const r = await get('/api/admin/users', { headers: { cookie: 'sid=super-cookie' } });
-    expect(r.status).toBe(502);
-    expect(r.json.message).toContain('identity');
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({
+      error: 'Service Unavailable',
+      message: 'The identity service is not available right now. Please try again in a few seconds.',
+    });
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('answers 503 JSON naming a service that is not deployed', async () => {
@@ -210,15 +242,53 @@ describe('gateway', () => {
       headers: { 'if-none-match': first.headers.get('etag') as string },
     });
     expect(notModified.status).toBe(304);
-    // A write to the service drops its cached answers.
-    await get('/api/blog', {
+    // A successful write to the service drops its cached answers.
+    const write = await get('/api/blog', {
       method: 'POST',
       headers: { cookie: 'sid=admin-cookie', 'content-type': 'application/json' },
-      body: '{}',
+      body: '{"title":"New"}',
     });
+    expect(write.status).toBe(201);
     const after = await get('/api/blog');
     expect(after.headers.get('x-cache')).toBeNull();
     expect(after.json.reads).toBe(first.json.reads + 1);
+  });
+
+  it('keeps the edge cache unless an entitled caller wrote successfully', async () => {
+    const blogHit = async () => (await get('/api/blog')).headers.get('x-cache');
+    await get('/api/blog');
+    expect(await blogHit()).toBe('HIT');
+    const post = (headers: Record<string, string>, body: string) =>
+      get('/api/blog', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    // A stranger's write (refused), a foreign site's (refused) and an admin's invalid one
+    // (the service says 400) all leave the cache in place.
+    expect((await post({}, '{"title":"x"}')).status).toBe(401);
+    expect(
+      (await post({ cookie: 'sid=admin-cookie', origin: 'https://evil.example' }, '{"title":"x"}')).status,
+    ).toBe(403);
+    expect((await post({ cookie: 'sid=admin-cookie' }, '{}')).status).toBe(400);
+    expect(await blogHit()).toBe('HIT');
+
+    // Public writes: a contact request changes no public read; a booking takes a slot.
+    const slots = async () => await get('/api/bookings/available?cached=1');
+    const firstSlots = await slots();
+    expect((await slots()).headers.get('x-cache')).toBe('HIT');
+    const contact = await get('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"A"}',
+    });
+    expect(contact.status).toBe(200);
+    expect((await slots()).headers.get('x-cache')).toBe('HIT');
+    const booking = await get('/api/bookings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"A"}',
+    });
+    expect(booking.status).toBe(201);
+    const fresh = await slots();
+    expect(fresh.headers.get('x-cache')).toBeNull();
+    expect(fresh.json.reads).toBeGreaterThan(firstSlots.json.reads);
   });
 
   it('answers repeated speech from memory keyed by text and speaker, whatever else the body holds', async () => {
@@ -298,9 +368,9 @@ describe('gateway', () => {
     expect(head).toContain(
       '<meta data-server-head name="description" content="An excerpt with &lt;b&gt;markup&lt;/b&gt; &amp; an ampersand." />',
     );
-    expect(head).toContain(`<link data-server-head rel="canonical" href="${base}/blog/hello-world" />`);
+    expect(head).toContain(`<link data-server-head rel="canonical" href="${ORIGIN}/blog/hello-world" />`);
     expect(head).toContain(
-      `<meta data-server-head property="og:image" content="${base}/api/blog/images/abc.png" />`,
+      `<meta data-server-head property="og:image" content="${ORIGIN}/api/blog/images/abc.png" />`,
     );
     expect(head).toContain('<meta data-server-head property="article:tag" content="&lt;tag&gt;" />');
     expect(head).toContain('<meta data-server-head name="twitter:card" content="summary_large_image" />');
@@ -313,6 +383,19 @@ describe('gateway', () => {
       headline: HOSTILE_POST.title,
       author: { name: 'Ada "The" Writer' },
     });
+  });
+
+  it("builds a post page's URLs from the configured origin, whatever Host the request names", async () => {
+    const res = await gateway.inject({
+      method: 'GET',
+      url: '/blog/hello-world',
+      headers: { host: 'evil.test' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(
+      `<meta data-server-head property="og:url" content="${ORIGIN}/blog/hello-world" />`,
+    );
+    expect(res.body).not.toContain('evil.test');
   });
 
   it('answers 404 with noindex for a missing post, and the plain shell when the blog fails', async () => {
@@ -344,6 +427,155 @@ describe('gateway', () => {
       expect(r.headers.get('x-frame-options'), path).toBe('DENY');
       expect(r.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
     }
+  });
+
+  it('sets them on the answers the gateway makes itself too (refusals, limits, outages)', async () => {
+    const answers = [
+      await get('/api/bookings'),
+      await get('/api/contact', {
+        method: 'POST',
+        headers: { 'content-length': '0', 'content-type': 'text/plain' },
+        body: '',
+      }),
+      await get('/api/admin/users', { headers: { cookie: 'sid=super-cookie' } }),
+      await get('/metrics'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 200, 503, 404]);
+    for (const a of answers) {
+      expect(a.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(a.headers.get('x-frame-options')).toBe('DENY');
+      // PUBLIC_ORIGIN is https here.
+      expect(a.headers.get('strict-transport-security')).toContain('max-age=');
+    }
+  });
+
+  it('marks every admin answer no-store, whatever the service said, refusals included', async () => {
+    const ok = await get('/api/bookings', { headers: { cookie: 'sid=admin-cookie' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    const superOnly = await get('/api/admin/users', { headers: { cookie: 'sid=admin-cookie' } });
+    expect(superOnly.status).toBe(403);
+    expect(superOnly.headers.get('cache-control')).toBe('no-store');
+    expect((await get('/api/blog/all')).headers.get('cache-control')).toBe('no-store');
+    // Public answers keep what the service says.
+    const open = await get('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(open.headers.get('cache-control')).toBe('public, max-age=60');
+  });
+
+  it('refuses a body over the route limit with 413 before the service sees it, and the connection stays sound', async () => {
+    const big = Buffer.alloc(1.5 * 1024 * 1024, 120);
+    const sizesBefore = uploads.length;
+    const r = await get('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: big,
+    });
+    expect(r.status).toBe(413);
+    expect(r.json).toEqual({
+      error: 'Payload Too Large',
+      message: 'The request body is too large (at most 1 MB).',
+    });
+    expect(uploads.length).toBe(sizesBefore);
+    // One keep-alive connection: the refusal, then a request that must be answered.
+    const client = new Client(base, { pipelining: 1 });
+    try {
+      const refused = await client.request({
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: big,
+      });
+      expect(refused.statusCode).toBe(413);
+      expect(refused.headers.connection).toBe('close');
+      await refused.body.text();
+      const next = await client.request({ method: 'GET', path: '/api/bookings/available' });
+      expect(next.statusCode).toBe(200);
+      expect(((await next.body.json()) as { availableSlots: unknown[] }).availableSlots).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('counts a streamed body without a length and stops it at the limit', async () => {
+    const sizesBefore = uploads.length;
+    const chunks = (function* () {
+      for (let i = 0; i < 24; i++) yield Buffer.alloc(64 * 1024, 65);
+    })();
+    const client = new Client(base, { pipelining: 1 });
+    try {
+      const r = await client.request({
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Readable.from(chunks),
+      });
+      expect(r.statusCode).toBe(413);
+      expect(r.headers.connection).toBe('close');
+      expect(((await r.body.json()) as { error: string }).error).toBe('Payload Too Large');
+    } finally {
+      await client.destroy();
+    }
+    expect(uploads.slice(sizesBefore).every((n) => n <= 1024 * 1024)).toBe(true);
+  });
+
+  it('lets an upload route take more than the default limit', async () => {
+    const image = Buffer.alloc(3 * 1024 * 1024, 1);
+    const r = await get('/api/admin/upload-image', {
+      method: 'POST',
+      headers: {
+        cookie: 'sid=admin-cookie',
+        'content-type': 'application/octet-stream',
+        'x-requested-with': 'parley',
+      },
+      body: image,
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.body).toEqual({ bytes: image.length });
+    const tooBig = await get('/api/admin/upload-image', {
+      method: 'POST',
+      headers: {
+        cookie: 'sid=admin-cookie',
+        'content-type': 'application/octet-stream',
+        'x-requested-with': 'parley',
+      },
+      body: Buffer.alloc(7 * 1024 * 1024, 1),
+    });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.json.message).toBe('The request body is too large (at most 6 MB).');
+  });
+
+  it('publishes each service liveness under /api/health, answered by the service itself', async () => {
+    const r = await get('/api/health/booking');
+    expect(r.status).toBe(200);
+    expect(r.json.url).toBe('/health/live');
+    expect(r.headers.get('x-cache')).toBeNull();
+    const absent = await get('/api/health/settings');
+    expect(absent.status).toBe(503);
+    expect(absent.json.message).toBe('The settings service is not available in this deployment.');
+  });
+
+  it('never forwards a path that climbs out of its route', async () => {
+    const r = await get('/api/blog/images/..%2f..%2fhealth%2flive');
+    expect(r.status).toBe(400);
+    expect(r.json.error).toBe('Bad Request');
+  });
+
+  it('serves /metrics on the internal port only, with the event-loop delay', async () => {
+    const pub = await get('/metrics');
+    expect(pub.status).toBe(404);
+    expect(pub.json).toEqual({ error: 'Not Found', message: 'Route GET /metrics not found' });
+    const internal = await fetch(`${metricsBase}/metrics`);
+    expect(internal.status).toBe(200);
+    const text = await internal.text();
+    expect(text).toMatch(
+      /^gateway_event_loop_delay_seconds\{quantile="0\.99",service="gateway"\} [0-9.e-]+$/m,
+    );
+    expect(text).toContain('http_server_requests_total{');
+    expect((await fetch(`${metricsBase}/other`)).status).toBe(404);
   });
 
   it('compresses large responses for clients that accept it', async () => {
@@ -454,7 +686,13 @@ describe('robots.txt', () => {
     for (const rule of ['User-agent: *', 'Disallow: /admin', 'Disallow: /blog-admin', 'Disallow: /api/']) {
       expect(lines).toContain(rule);
     }
-    expect(lines).toContain(`Sitemap: ${base}/sitemap.xml`);
+    expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+  });
+
+  it('never names a forged Host in the Sitemap line', async () => {
+    const res = await gateway.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.test' } });
+    expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    expect(res.body).not.toContain('evil.test');
   });
 });
 
@@ -465,7 +703,7 @@ describe('prerendered pages', () => {
     `<!doctype html><html><head><link rel="canonical" href="${PRERENDER_ORIGIN_PLACEHOLDER}/${name}"/></head><body><div id="root" data-prerendered="/${name}"><h1>${name}</h1></div></body></html>`;
 
   async function withPrerendered(
-    config: { PUBLIC_ORIGIN?: string },
+    config: { PUBLIC_ORIGIN?: string; PORT?: number },
     run: (app: Awaited<ReturnType<typeof buildGateway>>, dir: string) => Promise<void>,
   ) {
     const dir = mkdtempSync(join(tmpdir(), 'parley-web-'));
@@ -490,17 +728,18 @@ describe('prerendered pages', () => {
     }
   }
 
-  it('serves a listed page prerendered, with absolute URLs on the address asked for', async () => {
-    await withPrerendered({}, async (app) => {
+  it('serves a listed page prerendered, with absolute URLs on the local origin when none is configured', async () => {
+    await withPrerendered({ PORT: 8080 }, async (app) => {
       const res = await app.inject({
         method: 'GET',
         url: '/use-cases',
-        headers: { host: 'parley.test:8080' },
+        headers: { host: 'parley.test:9999' },
       });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<h1>use-cases</h1>');
-      expect(res.body).toContain('href="http://parley.test:8080/use-cases"');
+      expect(res.body).toContain('href="http://localhost:8080/use-cases"');
+      expect(res.body).not.toContain('parley.test');
       expect(res.body).not.toContain(PRERENDER_ORIGIN_PLACEHOLDER);
     });
   });
@@ -518,7 +757,15 @@ describe('prerendered pages', () => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain('<script>alert(1)</script>');
-      expect(res.body).toContain('href="http://localhost/use-cases"');
+      expect(res.body).toContain('href="http://localhost:3000/use-cases"');
+    });
+  });
+
+  it("names the local origin in robots.txt when none is configured, never the request's Host", async () => {
+    await withPrerendered({ PORT: 8080 }, async (app) => {
+      const res = await app.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.test' } });
+      expect(res.body).toContain('Sitemap: http://localhost:8080/sitemap.xml');
+      expect(res.body).not.toContain('evil.test');
     });
   });
 

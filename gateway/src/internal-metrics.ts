@@ -1,0 +1,113 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ServiceMetrics } from '@parley/kit';
+import type { Logger } from 'pino';
+
+type Registry = ServiceMetrics['registry'];
+type Metric = Parameters<Registry['registerMetric']>[0];
+
+/**
+ * The gateway's event-loop delay, as Prometheus gauges of the interval since the previous
+ * scrape (the convention of prom-client's own nodejs_eventloop_lag_* metrics): a scrape reads
+ * p50, p99 and max, then starts a new interval. A proxy whose loop stalls adds that stall to
+ * every request in flight, so this is the first figure to read when the tail grows.
+ */
+export function eventLoopDelayGauge(registry: Registry): { stop(): void } {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const name = 'gateway_event_loop_delay_seconds';
+  const help = 'Event-loop delay of the gateway since the previous scrape';
+  // A gauge read at scrape time (the registry's metric interface; the gateway does not
+  // depend on prom-client itself).
+  const metric = {
+    name,
+    help,
+    type: 'gauge',
+    aggregator: 'max',
+    async get() {
+      const s = (ns: number) => (Number.isFinite(ns) && histogram.count > 0 ? ns / 1e9 : 0);
+      const values = [
+        { labels: { quantile: '0.5' }, value: s(histogram.percentile(50)) },
+        { labels: { quantile: '0.99' }, value: s(histogram.percentile(99)) },
+        { labels: { quantile: '1' }, value: s(histogram.max) },
+      ];
+      histogram.reset();
+      return { name, help, type: 'gauge', aggregator: 'max', values };
+    },
+    reset() {
+      histogram.reset();
+    },
+  };
+  registry.registerMetric(metric as unknown as Metric);
+  return {
+    stop: () => {
+      histogram.disable();
+      registry.removeSingleMetric(name);
+    },
+  };
+}
+
+/**
+ * The internal listener: `GET /metrics` and nothing else, on its own port, so the public
+ * entry never serves the (large, revealing) per-route figures. Kubernetes scrapes this port;
+ * the public Service and the ingress never route to it.
+ */
+export class MetricsListener {
+  private server: Server | null = null;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly logger: Logger,
+  ) {}
+
+  async listen(port: number, host: string): Promise<AddressInfo | null> {
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'Not Found', message: 'Only GET /metrics is served here.' }));
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': this.registry.contentType });
+          res.end(req.method === 'HEAD' ? undefined : text);
+        },
+        (err: Error) => {
+          this.logger.error({ err }, 'metrics collection failed');
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: 'Internal Server Error', message: 'Metrics collection failed.' }));
+        },
+      );
+    });
+    // Scrapers reconnect every interval; nothing is worth keeping a connection for.
+    server.keepAliveTimeout = 5_000;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (err) {
+      // Another process holds the port (two local platforms at once): the gateway still serves
+      // its users; only its metrics are missing, and this says so loudly.
+      this.logger.error({ err, port }, 'the metrics port is taken: metrics are not served');
+      return null;
+    }
+    this.server = server;
+    return server.address() as AddressInfo;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+}

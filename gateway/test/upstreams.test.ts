@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, type ServiceInstance } from '@parley/kit';
+import { freePort } from '@parley/kit/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+
+/**
+ * The gateway against real upstream processes' HTTP servers that stop, start again, hang,
+ * or outlive it: what a client sees, and what the service sees when either side stops.
+ */
+const logger = createLogger('gateway-upstreams-test', 'silent');
+const open: Array<{ close(): Promise<unknown> }> = [];
+
+afterEach(async () => {
+  for (const it of open.splice(0).reverse()) await it.close();
+});
+
+/** A stand-in booking service on a fixed port (so it can come back on the same address). */
+async function bookingOn(port: number, opts: { hang?: boolean } = {}): Promise<FastifyInstance> {
+  // The services' own settings (services/kit/src/app.ts).
+  const app = Fastify({ forceCloseConnections: 'idle', return503OnClosing: true });
+  app.get('/api/bookings/available', async () => ({ availableSlots: ['09:00'] }));
+  if (opts.hang) app.get('/api/bookings', () => new Promise(() => {}));
+  await app.listen({ host: '127.0.0.1', port });
+  return app;
+}
+
+async function gatewayFor(
+  port: number,
+  extra: Record<string, unknown> = {},
+): Promise<{ app: ServiceInstance; base: string }> {
+  const app = await buildGateway(
+    {
+      INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+      BOOKING_URL: `http://127.0.0.1:${port}`,
+      WEB_DIST_DIR: '/nonexistent',
+      METRICS_PORT: 0,
+      ...extra,
+    },
+    { logger, auth: { resolve: async () => ({ adminId: 'a-1', role: 'admin', mustChangePassword: false }) } },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  return { app, base: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` };
+}
+
+async function getJson(url: string) {
+  const res = await fetch(url);
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('gateway and its upstreams', () => {
+  it('answers 503 JSON with Retry-After while a service is down, and recovers when it is back', async () => {
+    const port = await freePort();
+    let booking = await bookingOn(port);
+    const { app, base } = await gatewayFor(port);
+    open.push(app);
+    expect((await getJson(`${base}/api/bookings/available`)).status).toBe(200);
+
+    // The service stops (its keep-alive connections from the gateway go with it).
+    await booking.close();
+    const down = await getJson(`${base}/api/bookings/available`);
+    expect(down.status).toBe(503);
+    expect(down.json).toEqual({
+      error: 'Service Unavailable',
+      message: 'The booking service is not available right now. Please try again in a few seconds.',
+    });
+    expect(down.headers.get('retry-after')).toBe('5');
+    // Writes too: nothing reached the service, so nothing is half done.
+    const write = await fetch(`${base}/api/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(write.status).toBe(503);
+
+    // The same address answers again: the gateway reconnects by itself.
+    booking = await bookingOn(port);
+    open.push(booking);
+    const back = await getJson(`${base}/api/bookings/available`);
+    expect(back.status).toBe(200);
+    expect(back.json).toEqual({ availableSlots: ['09:00'] });
+  });
+
+  it('answers 504 JSON when a service takes longer than the upstream timeout', async () => {
+    const port = await freePort();
+    const booking = await bookingOn(port, { hang: true });
+    const { app, base } = await gatewayFor(port, { UPSTREAM_TIMEOUT_SECONDS: 0.2 });
+    open.push({ close: async () => booking.server.closeAllConnections() }, booking, app);
+    // The service never answers this route: the outcome cannot depend on the machine's speed.
+    const r = await getJson(`${base}/api/bookings`);
+    expect(r.status).toBe(504);
+    expect(r.json).toEqual({
+      error: 'Gateway Timeout',
+      message: 'The booking service did not answer in time. Please try again.',
+    });
+    // Other routes of the same service are unaffected.
+    expect((await getJson(`${base}/api/bookings/available`)).status).toBe(200);
+  });
+
+  it('closes its upstream connections when it closes, so a service stopping next is not kept waiting', async () => {
+    const port = await freePort();
+    const booking = await bookingOn(port);
+    open.push(booking);
+    const { app, base } = await gatewayFor(port);
+    // Enough parallel requests that the gateway holds several keep-alive connections.
+    await Promise.all(Array.from({ length: 20 }, () => getJson(`${base}/api/bookings/available`)));
+    const held = await new Promise<number>((resolve, reject) =>
+      booking.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+    expect(held).toBeGreaterThan(0);
+    await app.close();
+    // Closing the gateway closed every connection it had opened: the service holds none.
+    const left = await new Promise<number>((resolve, reject) => {
+      const check = () =>
+        booking.server.getConnections((err, n) => {
+          if (err) return reject(err);
+          if (n === 0) return resolve(0);
+          // FIN travels asynchronously; the next check comes once the loop has run.
+          setTimeout(check, 5);
+        });
+      check();
+    });
+    expect(left).toBe(0);
+  });
+});
