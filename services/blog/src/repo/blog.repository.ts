@@ -89,6 +89,12 @@ export class BlogRepository {
     return rows.map(toBlogPost);
   }
 
+  /** One post by id, whatever its status (admin). */
+  async find(id: string): Promise<BlogPost | null> {
+    const row = await this.db.blogPost.findUnique({ where: { id } });
+    return row ? toBlogPost(row) : null;
+  }
+
   async findRow(id: string): Promise<PostRow | null> {
     return this.db.blogPost.findUnique({ where: { id } });
   }

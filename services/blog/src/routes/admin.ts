@@ -68,7 +68,7 @@ export async function adminRoutes(app: ServiceInstance, ctx: BlogRouteContext) {
     '/api/admin/blog/:id',
     { onRequest: deps.auth.admin, schema: { params: BlogIdParams, response: { 200: BlogPost, ...errors } } },
     async (request) => {
-      const post = (await repo.listAll()).find((p) => p.id === request.params.id);
+      const post = await repo.find(request.params.id);
       if (!post) throw notFound('Blog post not found');
       return post;
     },
