@@ -20,6 +20,8 @@ export const SettingsEnv = Type.Object({
   PARLEY_STORAGE: Type.Optional(Type.Enum(['embedded', 'external'] as const)),
   /** The embedded platform's data directory (shown with PARLEY_STORAGE=embedded). */
   PARLEY_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /** Brand crawls per admin client per minute (default 10). */
+  SETTINGS_CRAWL_RATE_LIMIT: Type.Optional(Type.Integer({ minimum: 1 })),
   /** How long a service may take to answer a diagnostic question, in ms (default 3000). */
   DIAGNOSTICS_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 60_000 })),
   /**

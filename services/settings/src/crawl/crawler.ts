@@ -23,7 +23,23 @@ export async function crawlSite(
   limits: CrawlLimits = {},
 ): Promise<CrawledSite & { skipped: Array<{ url: string; reason: string }> }> {
   const deadlineMs = limits.deadlineMs ?? 10_000;
-  const signal = AbortSignal.timeout(deadlineMs);
+  // A timer cleared when the crawl ends, so no abort reaches requests after it returned.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  try {
+    return await crawlWithin(startUrl, fetcher, limits, deadline.signal, deadlineMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function crawlWithin(
+  startUrl: string,
+  fetcher: SafeFetcher,
+  limits: CrawlLimits,
+  signal: AbortSignal,
+  deadlineMs: number,
+): Promise<CrawledSite & { skipped: Array<{ url: string; reason: string }> }> {
   const skipped: Array<{ url: string; reason: string }> = [];
   let home: Awaited<ReturnType<SafeFetcher['get']>>;
   try {

@@ -117,6 +117,8 @@ export class SafeFetcher {
       } catch (err) {
         throw this.failure(current, err, signal);
       }
+      // A body we stop reading may still report an error (an abort); nobody waits for it.
+      res.body.on('error', () => {});
       if (REDIRECTS.has(res.statusCode)) {
         res.body.destroy();
         const location = res.headers.location;

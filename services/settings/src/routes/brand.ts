@@ -4,7 +4,7 @@ import { CrawlError } from '../crawl/safe-fetch.ts';
 import type { RouteContext } from './context.ts';
 
 export async function brandRoutes(app: ServiceInstance, ctx: RouteContext) {
-  const { deps, brand } = ctx;
+  const { deps, config, brand } = ctx;
 
   app.get(
     '/api/admin/brand/settings',
@@ -20,7 +20,7 @@ export async function brandRoutes(app: ServiceInstance, ctx: RouteContext) {
     {
       onRequest: deps.auth.admin,
       // A crawl costs up to 10 s of outside requests: a few a minute is plenty for an admin.
-      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: config.SETTINGS_CRAWL_RATE_LIMIT ?? 10, timeWindow: '1 minute' } },
       schema: { response: { 200: BrandCrawlResponse, 400: ErrorBody, 422: ErrorBody, 429: ErrorBody } },
     },
     async (request) => {
