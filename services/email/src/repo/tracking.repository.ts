@@ -113,12 +113,12 @@ export async function writeHits(pool: pg.Pool, batch: TrackingHit[]): Promise<nu
     name: 'email_tracking_write_hits',
     text: `WITH hits AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-        AS h(tracking_id, event_type, ts, user_agent, ip, click_url, proxy, device, browser)
+        WITH ORDINALITY AS h(tracking_id, event_type, ts, user_agent, ip, click_url, proxy, device, browser, ord)
     ), known AS (
       SELECT h.* FROM hits h JOIN "email_tracking" t ON t."tracking_id" = h.tracking_id
     ), ins AS (
       INSERT INTO "email_events" ("tracking_id", "event_type", "user_agent", "ip_address", "click_url", "proxy", "timestamp")
-      SELECT tracking_id, event_type, user_agent, ip, click_url, proxy, ts FROM known
+      SELECT tracking_id, event_type, user_agent, ip, click_url, proxy, ts FROM known ORDER BY ord
       RETURNING 1
     ), agg AS (
       SELECT tracking_id,
