@@ -95,10 +95,15 @@ export class BookingRepository {
     return rows.map(toBooking);
   }
 
-  /** Returns null when the booking does not exist. */
+  /**
+   * Returns null when the booking does not exist. The row is locked before it is read, so
+   * concurrent changes apply one after the other and each event names the status it really
+   * replaced.
+   */
   async updateStatus(id: string, status: BookingStatus): Promise<Booking | null> {
     try {
       return await this.db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "bookings" WHERE "id" = ${id}::uuid FOR UPDATE`;
         const current = await tx.booking.findUnique({ where: { id } });
         if (!current) return null;
         if (current.status === status) return toBooking(current);
