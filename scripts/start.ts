@@ -239,7 +239,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-async function waitReady(url: string, timeoutMs = 60_000) {
+async function waitReady(url: string, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -6,9 +6,10 @@
  * of the fault tests (scripts/test/faults.int.test.ts). It uses the same consumer machinery as
  * the services: retries with backoff, dead letters.
  *
- * PARLEY_EVENT_AUDIT_FAIL_UNTIL (epoch ms) makes its handler fail until then: the fault tests'
- * "a consumer whose dependency is down" switch.
+ * PARLEY_EVENT_AUDIT_FAIL_FILE names a file whose existence makes its handler fail: the fault
+ * tests' "a consumer whose dependency is down" switch.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENTS, type EventSubject } from '@parley/contracts';
 import {
@@ -40,7 +41,7 @@ export async function startEventAudit(opts: {
   const url = withDatabase(opts.adminUrl, 'parley_audit');
   await migrate(url, MIGRATIONS);
   const pool = createPool(url, 4);
-  const failUntil = Number(env.PARLEY_EVENT_AUDIT_FAIL_UNTIL ?? 0);
+  const failFile = env.PARLEY_EVENT_AUDIT_FAIL_FILE;
   const deadLetters = new DeadLetters(pool);
   const replayer = new DeadLetterReplayer(deadLetters, opts.logger);
   const policy = retryPolicyFrom({
@@ -55,7 +56,8 @@ export async function startEventAudit(opts: {
         durable: DURABLE,
         subjects: Object.keys(EVENTS) as EventSubject[],
         handler: async (event, { deliveryCount }) => {
-          if (Date.now() < failUntil) throw new Error('the audit trail is switched to failing (fault test)');
+          if (failFile && existsSync(failFile))
+            throw new Error('the audit trail is switched to failing (fault test)');
           const client = await pool.connect();
           try {
             await client.query('BEGIN');

@@ -45,6 +45,8 @@ export const ServiceEnv = {
   EVENT_RETRY_MAX_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0.01, maximum: 86_400 })),
   /** Deliveries a consumer handles at once per process (default 8). */
   EVENT_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+  /** Publish attempts before an outbox event that keeps failing becomes a dead letter (default 10). */
+  OUTBOX_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   /** Days the inbox remembers handled event ids (default 7). */
   INBOX_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
 };

@@ -114,8 +114,9 @@ const UNAVAILABLE_CODES = new Set([
   'P1017',
   'P2024',
 ]);
+// "Unable to start a transaction in the given time": every pooled connection is busy (overload).
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (?:shutting down|starting up)|Can't reach database server/i;
+  /Unable to start a transaction in the given time|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (?:shutting down|starting up)|Can't reach database server/i;
 
 /** True when `err` (or what caused it) says the database cannot be reached right now. */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {

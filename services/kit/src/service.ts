@@ -121,7 +121,13 @@ export async function startService<S extends TObject>(
     deadLetters: () => deadLetters.count(),
     busConnected: () => bus.isConnected(),
   });
-  const relay = new OutboxRelay({ pool, bus, logger, metrics: metrics.events.outbox });
+  const relay = new OutboxRelay({
+    pool,
+    bus,
+    logger,
+    metrics: metrics.events.outbox,
+    ...(config.OUTBOX_MAX_ATTEMPTS ? { maxAttempts: config.OUTBOX_MAX_ATTEMPTS } : {}),
+  });
   const replayer = new DeadLetterReplayer(deadLetters, logger);
   const retryPolicy = retryPolicyFrom(config);
   const app = await buildServiceApp({
