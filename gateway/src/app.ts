@@ -16,7 +16,7 @@ import {
   type ServiceInstance,
   signAssertion,
 } from '@parley/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
@@ -30,6 +30,7 @@ import {
 import { bodyCacheKey, EdgeCache, type EdgeEntry, MAX_EDGE_BODY, surrogateMaxAge } from './edge-cache.ts';
 import { identityResolver } from './identity-resolver.ts';
 import { eventLoopDelayGauge, MetricsListener } from './internal-metrics.ts';
+import { LazyChildLogger } from './lazy-logger.ts';
 import { blogPostLookup, postDocument, postSlugOf } from './post-documents.ts';
 import {
   BodyLimit,
@@ -270,6 +271,12 @@ export async function buildGateway(
     routeLabel: (request) =>
       (request.raw as TaggedRequest)[kRoute]?.entry.path ?? request.routeOptions.url ?? 'unmatched',
   });
+
+  // Per-request loggers are made when a request first logs (few do); see lazy-logger.ts.
+  app.setChildLoggerFactory(
+    (logger, bindings, opts) =>
+      new LazyChildLogger(logger, bindings, opts as Record<string, unknown>) as unknown as FastifyBaseLogger,
+  );
 
   // Every answer carries the security headers; HTML documents also the CSP. A plain
   // callback hook: an async one would cost a promise per request for no waiting.

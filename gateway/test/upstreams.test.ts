@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { createLogger, type ServiceInstance } from '@parley/kit';
 import { freePort } from '@parley/kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 
@@ -81,6 +83,34 @@ describe('gateway and its upstreams', () => {
     const back = await getJson(`${base}/api/bookings/available`);
     expect(back.status).toBe(200);
     expect(back.json).toEqual({ availableSlots: ['09:00'] });
+  });
+
+  it("logs a failed request with its own request id (the request's logger is made on first use)", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const port = await freePort(); // nothing listens: the service is down
+    const app = await buildGateway(
+      {
+        INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+        BOOKING_URL: `http://127.0.0.1:${port}`,
+        WEB_DIST_DIR: '/nonexistent',
+      },
+      { logger: pino({ level: 'warn' }, sink) },
+    );
+    open.push(app);
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/bookings/available',
+      headers: { 'x-request-id': 'req-42' },
+    });
+    expect(res.statusCode).toBe(503);
+    // The kit logs every 5xx through the request's logger, which carries the request id.
+    expect(lines.find((l) => l.msg === 'server error')).toMatchObject({ reqId: 'req-42', statusCode: 503 });
   });
 
   it('answers 504 JSON when a service takes longer than the upstream timeout', async () => {

@@ -137,6 +137,16 @@ Environment
 
 {{/* Non-secret environment of a component as a YAML map (ConfigMap data; inline in Jobs).
      Args: dict root, name, svc */}}
+{{/* The port a component's /metrics is scraped on: the gateway's own metrics port, else the
+     API port. Args: dict root, name, svc */}}
+{{- define "parley.metricsPort" -}}
+{{- if eq .name "gateway" -}}
+{{ .svc.metricsPort | default 9464 }}
+{{- else -}}
+{{ .svc.port }}
+{{- end -}}
+{{- end -}}
+
 {{- define "parley.configEnv" -}}
 {{- $root := .root -}}
 {{- $g := $root.Values.global -}}
@@ -149,6 +159,7 @@ OTEL_EXPORTER_OTLP_ENDPOINT: {{ $g.otel.endpoint | quote }}
 {{- end }}
 {{- if eq .name "gateway" }}
 WEB_DIST_DIR: "/app/web/dist"
+METRICS_PORT: {{ include "parley.metricsPort" . | quote }}
 {{- range $name, $svc := $root.Values.services }}
 {{- if and (ne $name "gateway") $svc.enabled }}
 {{ printf "%s_URL" (upper $name) }}: {{ printf "http://%s:%v" (include "parley.componentName" (dict "root" $root "name" $name)) 80 | quote }}
