@@ -3,7 +3,8 @@
 #
 #   .tools/bin/helm  kubeconform  kustomize  k6     (go install, pinned versions)
 #   .tools/py/                                      (Python venv: kubernetes-validate + PyYAML;
-#                                                     its package ships the Kubernetes JSON schemas)
+#                                                     its package ships the Kubernetes JSON schemas;
+#                                                     moto[server]: a local Amazon SES for the email tests)
 #
 # A tool is rebuilt only when its pinned version changes (a stamp file per tool records the
 # version that was built). First run on a fresh machine builds everything from the Go module
@@ -26,13 +27,15 @@ KUSTOMIZE_VERSION=v5.8.2
 K6_VERSION=v1.8.1
 KUBERNETES_VALIDATE_VERSION=1.37.0
 PYYAML_VERSION=6.0.3
+# moto_server answers the SES v1 API locally (services/email/test/ses*.int.test.ts).
+MOTO_VERSION=5.2.5
 # Kubernetes version the manifests are validated against (schemas shipped by kubernetes-validate).
 KUBERNETES_VERSION=1.37.0
 
 if [ "${1:-}" = "--print" ]; then
-  printf 'helm %s\nkubeconform %s\nkustomize %s\nk6 %s\nkubernetes-validate %s\npyyaml %s\nkubernetes %s\n' \
+  printf 'helm %s\nkubeconform %s\nkustomize %s\nk6 %s\nkubernetes-validate %s\npyyaml %s\nmoto %s\nkubernetes %s\n' \
     "$HELM_VERSION" "$KUBECONFORM_VERSION" "$KUSTOMIZE_VERSION" "$K6_VERSION" \
-    "$KUBERNETES_VALIDATE_VERSION" "$PYYAML_VERSION" "$KUBERNETES_VERSION"
+    "$KUBERNETES_VALIDATE_VERSION" "$PYYAML_VERSION" "$MOTO_VERSION" "$KUBERNETES_VERSION"
   exit 0
 fi
 
@@ -78,11 +81,11 @@ go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_V
 go_tool kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
 go_tool k6 go.k6.io/k6 "$K6_VERSION"
 
-# Python venv with kubernetes-validate (ships the Kubernetes JSON schemas) and PyYAML
-# (used by scripts/test/tools.ts to parse rendered manifests).
+# Python venv with kubernetes-validate (ships the Kubernetes JSON schemas), PyYAML
+# (used by scripts/test/tools.ts to parse rendered manifests) and moto's server (.tools/py/bin/moto_server).
 PY=$TOOLS/py
 py_stamp=$PY/.version
-py_want="kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION"
+py_want="kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION"
 if [ -x "$PY/bin/python" ] && [ "$(cat "$py_stamp" 2>/dev/null)" = "$py_want" ]; then
   echo "tools: $py_want (cached)"
 else

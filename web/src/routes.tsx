@@ -134,6 +134,10 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: 'admin/email/sent',
+            lazy: async () => ({ Component: (await import('./admin/email/sent-mail/page.tsx')).default }),
+          },
+          {
             path: 'admin/newsletters',
             lazy: async () => ({
               Component: (await import('./admin/pages/placeholders.tsx')).NewslettersPage,

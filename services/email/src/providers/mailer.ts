@@ -171,7 +171,17 @@ export class Mailer {
         );
         return { result: 'deferred', error: e.message };
       }
-      // A permanent refusal at send time is this message's DSN: the address bounced.
+      if (!e.recipientRefused) {
+        // Refused for the message or the sender (SES MessageRejected, a 554 after DATA): not
+        // the recipient's fault, so no bounce against the address.
+        await this.deps.mail.markFailed(id, transport.name, e.message, 'failed');
+        this.deps.logger.warn(
+          { mailId: id, transport: transport.name, error: e.message },
+          'message refused permanently',
+        );
+        return { result: 'failed', error: e.message };
+      }
+      // A permanent refusal of the recipient at send time is this message's DSN: it bounced.
       await this.recordBounce(claimed.trackingId, claimed.toAddress, e.message, `${transport.name}-dsn`);
       await this.deps.mail.markFailed(id, transport.name, e.message, 'bounced');
       this.deps.logger.warn(

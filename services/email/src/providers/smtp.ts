@@ -89,10 +89,17 @@ export class SmtpTransport implements MailTransport {
 /** A permanent 5xx refusal is the DSN of this send; everything else is retried. */
 export function classify(err: unknown): SendError {
   if (err instanceof SendError) return err;
-  const e = err as { message?: string; code?: string; responseCode?: number; response?: string };
+  const e = err as {
+    message?: string;
+    code?: string;
+    responseCode?: number;
+    response?: string;
+    command?: string;
+  };
   const code = e.responseCode;
   const message = (e.response || e.message || 'send failed').slice(0, 500);
   if (typeof code === 'number' && code >= 500 && code < 600 && !TEMPORARY_CODES.has(e.code ?? ''))
-    return new SendError(message, true, code);
+    // EENVELOPE / RCPT TO: the server refused this recipient; else it refused the message.
+    return new SendError(message, true, code, e.code === 'EENVELOPE' || /RCPT/i.test(e.command ?? ''));
   return new SendError(message, false, code);
 }

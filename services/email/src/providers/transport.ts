@@ -27,6 +27,8 @@ export class SendError extends Error {
     /** permanent: the recipient or message was refused for good (5xx, MessageRejected). */
     readonly permanent: boolean,
     readonly responseCode?: number,
+    /** The refusal is about the recipient (a 5xx to RCPT TO): the address bounced. */
+    readonly recipientRefused = false,
   ) {
     super(message);
   }
