@@ -2,6 +2,13 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { BlogPostDeletedEvent, BlogPostEvent } from './blog.ts';
 import { Booking, BookingStatusSchema, ContactRequest } from './booking.ts';
+import {
+  AddressBookCreatedEvent,
+  AddressBookDeletedEvent,
+  ContactResubscribedEvent,
+  ContactUnsubscribedEvent,
+  ImportCompletedEvent,
+} from './email.ts';
 import { SERVICE_NAMES, type ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
 import { literalUnion } from './schema.ts';
@@ -59,6 +66,12 @@ export const EVENTS = {
   'identity.admin.deleted': def('identity', AdminDeletedEvent, (p) => p.adminId),
   'identity.session.revoked': def('identity', SessionRevokedEvent, (p) => p.adminId),
   'settings.setting.changed': def('settings', SettingChangedEvent, (p) => p.key),
+  // email (audience): book events and imports are ordered per book, suppressions per address.
+  'email.address_book.created': def('email', AddressBookCreatedEvent, (p) => `book:${p.id}`),
+  'email.address_book.deleted': def('email', AddressBookDeletedEvent, (p) => `book:${p.id}`),
+  'email.import.completed': def('email', ImportCompletedEvent, (p) => `book:${p.addressBookId}`),
+  'email.contact.unsubscribed': def('email', ContactUnsubscribedEvent, (p) => `address:${p.address}`),
+  'email.contact.resubscribed': def('email', ContactResubscribedEvent, (p) => `address:${p.address}`),
 } as const;
 
 export type EventSubject = keyof typeof EVENTS;

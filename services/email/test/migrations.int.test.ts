@@ -1,4 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { migrationSuite } from '@parley/kit/testing/migration-suite';
 
-migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.meta.url)), []);
+migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.meta.url)), [
+  // audience (20261125000000_audience)
+  'constraint address_books.address_books_color_hex',
+  'constraint address_books.address_books_name_not_blank',
+  'constraint email_contacts.email_contacts_email_not_blank',
+  'constraint email_suppressions.email_suppressions_address_lower',
+  'index address_books_name_key',
+  'index address_books_one_default_key',
+  'index email_contacts_inactive_idx',
+  'index email_contacts_search_trgm_idx',
+  'index email_imports_one_running_key',
+]);

@@ -1,0 +1,284 @@
+import {
+  IMPORT_ERRORS_LISTED,
+  type ImportJob,
+  type ImportKind,
+  type ImportRowError,
+  importSummary,
+} from '@parley/contracts';
+import type { ServiceDeps } from '@parley/kit';
+import type { SheetRecord } from './domain/csv.ts';
+import {
+  type ColumnMap,
+  copyLine,
+  looksHeaderless,
+  manualRecords,
+  mapHeader,
+  NO_EMAIL_COLUMN,
+  positionalMap,
+  toContact,
+} from './domain/import.ts';
+import {
+  ImportCancelledError,
+  ImportSession,
+  type ImportsRepository,
+  type Progress,
+} from './repo/imports.repository.ts';
+
+/**
+ * Runs imports: rows stream from the upload through the import rules into batches, each batch
+ * is COPYed and merged while the next one is read (parsing in Node and writing in PostgreSQL
+ * overlap, and the upload waits when both are busy, so memory stays flat), all in one
+ * transaction. Progress and a heartbeat are written to the job every PROGRESS_MS; a cancel
+ * asked for through the job (from any replica) stops it at the next batch.
+ */
+
+/** Rows per COPY + merge. */
+export const BATCH_ROWS = 25_000;
+const PROGRESS_MS = 500;
+
+/** A problem with the input itself (no email column, not a spreadsheet): the caller's 4xx. */
+export class ImportInputError extends Error {
+  override name = 'ImportInputError';
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
+}
+
+export interface ImportInput {
+  /** The records of the file (its header first) or of the manual text. */
+  records: AsyncIterable<SheetRecord>;
+  /** manual: no header; a line of comma-separated addresses is one contact per address. */
+  layout: 'sheet' | 'manual';
+  /** Upload bytes received so far (progress). */
+  bytesReceived: () => number;
+}
+
+export interface RunningImport {
+  job: ImportJob;
+  /** Settles with the finished job (completed, failed or cancelled); never rejects. */
+  done: Promise<{ job: ImportJob; error?: Error }>;
+}
+
+export class Importer {
+  private readonly running = new Map<string, { abort: (reason: Error) => void; done: Promise<unknown> }>();
+  private reaper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly jobs: ImportsRepository,
+    private readonly databaseUrl: string,
+    private readonly logger: ServiceDeps['logger'],
+  ) {}
+
+  /** Fails jobs whose process died, now and every 10 s. */
+  startReaper(): void {
+    const reap = () =>
+      this.jobs
+        .reapStale()
+        .then((ids) => {
+          if (ids.length) this.logger.warn({ ids }, 'import jobs of a stopped process marked failed');
+        })
+        .catch((err) => this.logger.warn({ err }, 'import reaper pass failed'));
+    void reap();
+    this.reaper = setInterval(reap, 10_000);
+    this.reaper.unref();
+  }
+
+  /** Stops every import of this process (each rolls back and is marked failed) and the reaper. */
+  async stop(): Promise<void> {
+    if (this.reaper) clearInterval(this.reaper);
+    const all = [...this.running.values()];
+    for (const r of all)
+      r.abort(new Error('The service was stopped during the import. No contacts were imported.'));
+    await Promise.allSettled(all.map((r) => r.done));
+  }
+
+  /**
+   * Starts an import into `bookId` (the job exists once this resolves; ImportRunningError
+   * when the book has a running import) and runs it in the background.
+   */
+  async start(
+    bookId: number,
+    meta: { kind: ImportKind; fileName: string | null; bytesTotal: number | null; createdBy: string | null },
+    input: ImportInput,
+  ): Promise<RunningImport> {
+    const job = await this.jobs.create({ addressBookId: bookId, ...meta });
+    let abort: (reason: Error) => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      abort = reject;
+    });
+    aborted.catch(() => {});
+    const done = this.run(job, meta.kind, input, aborted).finally(() => this.running.delete(job.id));
+    this.running.set(job.id, { abort, done });
+    return { job, done };
+  }
+
+  private async run(
+    job: ImportJob,
+    kind: ImportKind,
+    input: ImportInput,
+    aborted: Promise<never>,
+  ): Promise<{ job: ImportJob; error?: Error }> {
+    const progress: Progress = {
+      phase: 'receiving',
+      bytesReceived: 0,
+      rowsRead: 0,
+      imported: 0,
+      updated: 0,
+      skipped: 0,
+      errorCount: 0,
+      errors: [],
+    };
+    let validRows = 0;
+    let errorsChanged = false;
+    let stopReason: Error | null = null;
+    const noteError = (e: ImportRowError) => {
+      progress.errorCount++;
+      if (progress.errors.length < IMPORT_ERRORS_LISTED) {
+        progress.errors.push(e);
+        errorsChanged = true;
+      }
+    };
+
+    // Progress, heartbeat and the cancel flag, on the pool (the session's connection is busy).
+    let writing: Promise<void> = Promise.resolve();
+    const writeProgress = () => {
+      progress.bytesReceived = input.bytesReceived();
+      const withErrors = errorsChanged;
+      errorsChanged = false;
+      writing = this.jobs
+        .progress(job.id, progress, withErrors)
+        .then(({ cancel }) => {
+          if (cancel && !stopReason) stopReason = new ImportCancelledError();
+        })
+        .catch((err) => this.logger.warn({ err, importId: job.id }, 'import progress not written'));
+    };
+    const timer = setInterval(() => void writing.then(writeProgress), PROGRESS_MS);
+    aborted.catch((err: Error) => {
+      stopReason ??= err;
+    });
+
+    let session: ImportSession | null = null;
+    try {
+      session = await ImportSession.open(this.databaseUrl, job.addressBookId, kind);
+      const db = session;
+      // The database side works on one batch while the next is read.
+      let pending: Promise<void> = Promise.resolve();
+      const flush = async (lines: string[], rows: number) => {
+        await pending;
+        if (stopReason) throw stopReason;
+        pending = (async () => {
+          await db.stage(lines);
+          const merged = await db.merge();
+          progress.imported += merged.inserted;
+          progress.updated += merged.updated;
+          progress.skipped += rows - merged.inserted - merged.updated;
+        })();
+        // A failing batch must surface even if nothing awaits it before the next one.
+        pending.catch(() => {});
+      };
+
+      let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
+      let batch: string[] = [];
+      for await (const record of input.records) {
+        if (stopReason) throw stopReason;
+        if ('unreadable' in record) {
+          progress.rowsRead++;
+          noteError({ line: record.line, email: null, message: record.unreadable });
+          continue;
+        }
+        if (!map) {
+          map = mapHeader(record.cells);
+          if (map) continue;
+          // No header naming an email column: a first row holding an address is data.
+          if (!looksHeaderless(record.cells)) throw new ImportInputError(NO_EMAIL_COLUMN);
+          map = positionalMap();
+        }
+        const records = input.layout === 'manual' ? manualRecords(record.cells) : [record.cells];
+        for (const cells of records) {
+          const outcome = toContact(cells, map, record.line);
+          if (outcome.kind === 'empty') continue;
+          progress.rowsRead++;
+          if (outcome.kind === 'error') noteError(outcome.error);
+          else {
+            validRows++;
+            batch.push(copyLine(outcome.contact));
+          }
+        }
+        if (batch.length >= BATCH_ROWS) {
+          await flush(batch, batch.length);
+          batch = [];
+        }
+      }
+      if (stopReason) throw stopReason;
+      progress.phase = 'saving';
+      if (batch.length) await flush(batch, batch.length);
+      await pending;
+      if (stopReason) throw stopReason;
+      clearInterval(timer);
+      await writing;
+      progress.bytesReceived = input.bytesReceived();
+      const finished = await session.commit(job.id, progress, kind);
+      this.logger.info(
+        { importId: job.id, bookId: job.addressBookId, rows: progress.rowsRead, valid: validRows },
+        'import completed',
+      );
+      return { job: finished };
+    } catch (err) {
+      clearInterval(timer);
+      await writing;
+      // A cancel or a stop may surface as whatever error it caused downstream.
+      const error = stopReason ?? (err instanceof Error ? err : new Error(String(err)));
+      const cancelled = error instanceof ImportCancelledError;
+      const message = cancelled
+        ? 'Import cancelled. No contacts were imported.'
+        : `Import failed: ${publicMessage(error)} No contacts were imported.`;
+      if (!cancelled && !(error instanceof ImportInputError) && !isClientError(error))
+        this.logger.error({ err: error, importId: job.id }, 'import failed');
+      await session?.close();
+      session = null;
+      progress.bytesReceived = input.bytesReceived();
+      const ended = await this.jobs
+        .finishWithout(job.id, cancelled ? 'cancelled' : 'failed', message, progress)
+        .catch(() => null);
+      return { job: ended ?? job, error };
+    } finally {
+      clearInterval(timer);
+      await session?.close();
+    }
+  }
+}
+
+/** An error caused by the request (a 4xx the caller sees), not by us. */
+export function isClientError(err: Error): boolean {
+  const status = (err as { statusCode?: number }).statusCode;
+  return err instanceof ImportInputError || (typeof status === 'number' && status >= 400 && status < 500);
+}
+
+/** What a user may read of an error: input problems verbatim, anything else in general terms. */
+function publicMessage(err: Error): string {
+  if (isClientError(err)) return err.message.endsWith('.') ? err.message : `${err.message}.`;
+  if ((err as { code?: string }).code === '23503') return 'The address book was deleted during the import.';
+  return 'Something went wrong on our side.';
+}
+
+/** The answer of the import calls for a finished job. */
+export function importResult(job: ImportJob) {
+  return {
+    importId: job.id,
+    addressBookId: job.addressBookId,
+    status: job.status,
+    imported: job.imported,
+    updated: job.updated,
+    skipped: job.skipped,
+    rowsRead: job.rowsRead,
+    errorCount: job.errorCount,
+    errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
+    message:
+      job.status === 'completed'
+        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts.` : ''}`
+        : (job.message ?? ''),
+  };
+}

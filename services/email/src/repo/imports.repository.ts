@@ -1,0 +1,411 @@
+import {
+  type ImportJob,
+  type ImportKind,
+  type ImportPhase,
+  type ImportRowError,
+  type ImportStatus,
+  importSummary,
+} from '@parley/contracts';
+import { enqueueEvent, pgExecutor } from '@parley/kit';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { STAGING_COLUMNS } from '../domain/import.ts';
+import { BOOK_SELECT } from './address-books.repository.ts';
+
+/**
+ * Import jobs (email_imports) and the database side of an import: a session on its own
+ * connection that COPYs batches of rows into a temporary staging table and merges each into
+ * email_contacts with one set-based upsert, all in ONE transaction, so an import that fails,
+ * is cancelled or whose process dies changes nothing.
+ */
+
+export class ImportRunningError extends Error {
+  override name = 'ImportRunningError';
+}
+
+interface JobRow {
+  id: string;
+  address_book_id: number;
+  kind: ImportKind;
+  file_name: string | null;
+  status: ImportStatus;
+  phase: ImportPhase;
+  bytes_received: string;
+  bytes_total: string | null;
+  rows_read: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  error_count: number;
+  errors: ImportRowError[];
+  message: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+const JOB_COLUMNS = `"id", "address_book_id", "kind", "file_name", "status", "phase", "bytes_received", "bytes_total",
+  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "message", "started_at", "finished_at"`;
+
+export function toImportJob(r: JobRow): ImportJob {
+  return {
+    id: r.id,
+    addressBookId: r.address_book_id,
+    kind: r.kind,
+    fileName: r.file_name,
+    status: r.status,
+    phase: r.phase,
+    bytesReceived: Number(r.bytes_received),
+    bytesTotal: r.bytes_total === null ? null : Number(r.bytes_total),
+    rowsRead: r.rows_read,
+    imported: r.imported,
+    updated: r.updated,
+    skipped: r.skipped,
+    errorCount: r.error_count,
+    errors: r.errors,
+    message: r.message,
+    startedAt: r.started_at.toISOString(),
+    finishedAt: r.finished_at?.toISOString() ?? null,
+  };
+}
+
+export interface Progress {
+  phase: ImportPhase;
+  bytesReceived: number;
+  rowsRead: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  errorCount: number;
+  errors: ImportRowError[];
+}
+
+/** A job whose process stopped writing its heartbeat this long ago is dead. */
+export const STALE_AFTER_SECONDS = 30;
+
+export class ImportsRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Creates a running job; ImportRunningError when the book already has one (the partial unique index). */
+  async create(job: {
+    addressBookId: number;
+    kind: ImportKind;
+    fileName: string | null;
+    bytesTotal: number | null;
+    createdBy: string | null;
+  }): Promise<ImportJob> {
+    try {
+      const { rows } = await this.pool.query<JobRow>(
+        `INSERT INTO "email_imports" ("address_book_id", "kind", "file_name", "bytes_total", "created_by")
+         VALUES ($1, $2, $3, $4, $5) RETURNING ${JOB_COLUMNS}`,
+        [job.addressBookId, job.kind, job.fileName, job.bytesTotal, job.createdBy],
+      );
+      const row = rows[0];
+      if (!row) throw new Error('import job not created');
+      return toImportJob(row);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new ImportRunningError();
+      throw err;
+    }
+  }
+
+  async get(id: string): Promise<ImportJob | null> {
+    const { rows } = await this.pool.query<JobRow>({
+      name: 'audience_import_get',
+      text: `SELECT ${JOB_COLUMNS} FROM "email_imports" WHERE "id" = $1`,
+      values: [id],
+    });
+    return rows[0] ? toImportJob(rows[0]) : null;
+  }
+
+  async list(filter: { addressBookId?: number; status?: ImportStatus; limit: number }): Promise<ImportJob[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (filter.addressBookId !== undefined) {
+      values.push(filter.addressBookId);
+      where.push(`"address_book_id" = $${values.length}`);
+    }
+    if (filter.status) {
+      values.push(filter.status);
+      where.push(`"status" = $${values.length}::"ImportStatus"`);
+    }
+    const { rows } = await this.pool.query<JobRow>(
+      `SELECT ${JOB_COLUMNS} FROM "email_imports" ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY "started_at" DESC LIMIT ${filter.limit}`,
+      values,
+    );
+    return rows.map(toImportJob);
+  }
+
+  /** Writes a running job's progress and heartbeat; answers whether a cancel was asked for. */
+  async progress(
+    id: string,
+    p: Progress,
+    withErrors: boolean,
+  ): Promise<{ cancel: boolean; running: boolean }> {
+    const { rows } = await this.pool.query<{ cancel_requested: boolean; status: ImportStatus }>(
+      `UPDATE "email_imports" SET "phase" = $2, "bytes_received" = $3, "rows_read" = $4, "imported" = $5,
+         "updated" = $6, "skipped" = $7, "error_count" = $8,
+         "errors" = CASE WHEN $9::jsonb IS NULL THEN "errors" ELSE $9::jsonb END, "heartbeat_at" = now()
+       WHERE "id" = $1 AND "status" = 'running' RETURNING "cancel_requested", "status"`,
+      [
+        id,
+        p.phase,
+        p.bytesReceived,
+        p.rowsRead,
+        p.imported,
+        p.updated,
+        p.skipped,
+        p.errorCount,
+        withErrors ? JSON.stringify(p.errors) : null,
+      ],
+    );
+    const r = rows[0];
+    return { cancel: r?.cancel_requested ?? true, running: !!r };
+  }
+
+  /** Ends a job that did not commit (failed or cancelled): its counts say what was read; nothing was imported. */
+  async finishWithout(
+    id: string,
+    status: 'failed' | 'cancelled',
+    message: string,
+    p: Progress,
+  ): Promise<ImportJob | null> {
+    const { rows } = await this.pool.query<JobRow>(
+      `UPDATE "email_imports" SET "status" = $2, "phase" = 'done', "message" = $3, "finished_at" = now(),
+         "bytes_received" = $4, "rows_read" = $5, "imported" = 0, "updated" = 0, "skipped" = 0,
+         "error_count" = $6, "errors" = $7::jsonb, "heartbeat_at" = now()
+       WHERE "id" = $1 AND "status" = 'running' RETURNING ${JOB_COLUMNS}`,
+      [id, status, message, p.bytesReceived, p.rowsRead, p.errorCount, JSON.stringify(p.errors)],
+    );
+    return rows[0] ? toImportJob(rows[0]) : this.get(id);
+  }
+
+  /** Asks a running job to stop. A job whose process died is ended here at once. */
+  async requestCancel(id: string): Promise<ImportJob | null> {
+    await this.pool.query(
+      `UPDATE "email_imports" SET "cancel_requested" = true WHERE "id" = $1 AND "status" = 'running'`,
+      [id],
+    );
+    await this.reapStale();
+    return this.get(id);
+  }
+
+  /** Asks the running import of a book (if any) to stop; returns its id. */
+  async cancelRunningOfBook(bookId: number): Promise<string | null> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `UPDATE "email_imports" SET "cancel_requested" = true
+       WHERE "address_book_id" = $1 AND "status" = 'running' RETURNING "id"`,
+      [bookId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Jobs left running by a process that died (no heartbeat for STALE_AFTER_SECONDS) are
+   * failed; their transaction died with their connection, so nothing of them was imported.
+   */
+  async reapStale(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `UPDATE "email_imports" SET "status" = CASE WHEN "cancel_requested" THEN 'cancelled'::"ImportStatus" ELSE 'failed'::"ImportStatus" END,
+         "phase" = 'done', "finished_at" = now(), "imported" = 0, "updated" = 0, "skipped" = 0,
+         "message" = CASE WHEN "cancel_requested" THEN 'Import cancelled. No contacts were imported.'
+           ELSE 'The import stopped unexpectedly (its server went away) before it finished. No contacts were imported; please import the file again.' END
+       WHERE "status" = 'running' AND "heartbeat_at" < now() - make_interval(secs => $1)
+       RETURNING "id"`,
+      [STALE_AFTER_SECONDS],
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+export interface MergeCounts {
+  inserted: number;
+  updated: number;
+}
+
+/**
+ * One import's transaction on a dedicated connection (never a pooled one: it lives as long
+ * as the upload). `stage` COPYs a batch of staging lines; `merge` upserts the staged batch;
+ * `commit` ends the job as completed with its event, atomically with the contacts.
+ */
+export class ImportSession {
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly bookId: number,
+    private readonly source: string,
+  ) {}
+
+  static async open(databaseUrl: string, bookId: number, source: string): Promise<ImportSession> {
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'parley-email-import' });
+    client.on('error', () => {});
+    await client.connect();
+    const session = new ImportSession(client, bookId, source);
+    try {
+      await client.query('BEGIN');
+      // The book stays until this transaction ends (deleting it waits, after cancelling us).
+      const book = await client.query('SELECT 1 FROM "address_books" WHERE "id" = $1 FOR KEY SHARE', [
+        bookId,
+      ]);
+      if (!book.rowCount) throw new ImportBookGoneError();
+      // Sorting a batch for the merge should stay in memory.
+      await client.query(`SET LOCAL work_mem = '64MB'`);
+      await client.query(
+        `CREATE TEMP TABLE "import_rows" (
+           "line" integer, "email" text, "email_key" text, "first_name" text, "last_name" text, "company" text,
+           "phone" text, "website" text, "address" text, "category" text, "rating" real, "review_count" integer,
+           "description" text, "tags" text[]
+         ) ON COMMIT DROP`,
+      );
+    } catch (err) {
+      await session.close();
+      throw err;
+    }
+    return session;
+  }
+
+  /** COPYs staging lines (domain/import.ts copyLine) into the staging table, replacing the last batch. */
+  async stage(lines: string[]): Promise<void> {
+    await this.client.query('TRUNCATE "import_rows"');
+    const copy = this.client.query(copyFrom(`COPY "import_rows" (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
+    await new Promise<void>((resolve, reject) => {
+      copy.on('error', reject);
+      copy.on('finish', resolve);
+      // Large writes, few of them: the lines are joined in pieces of about a megabyte.
+      let piece = '';
+      for (const line of lines) {
+        piece += line;
+        if (piece.length >= 1 << 20) {
+          copy.write(piece);
+          piece = '';
+        }
+      }
+      copy.end(piece);
+    });
+  }
+
+  /**
+   * Upserts the staged batch into the book: the first row of each address in the batch; a
+   * new address becomes a contact (unsubscribed or bounced when it is on the suppression
+   * list); an address already in the book gets the non-empty values that differ (never its
+   * status), unless this import already wrote it (an earlier duplicate in the file: skipped).
+   */
+  async merge(): Promise<MergeCounts> {
+    const { rows } = await this.client.query<{ inserted: string; updated: string }>(
+      `WITH src AS (
+         SELECT DISTINCT ON ("email_key") * FROM "import_rows" ORDER BY "email_key", "line"
+       ), written AS (
+         INSERT INTO "email_contacts" AS c ("address_book_id", "email", "first_name", "last_name", "company", "phone",
+           "website", "address", "category", "rating", "review_count", "description", "tags", "source", "status",
+           "subscribed_at", "unsubscribed_at")
+         SELECT $1, s."email", s."first_name", s."last_name", s."company", s."phone", s."website", s."address",
+           s."category", s."rating", s."review_count", s."description", coalesce(s."tags", '{}'), $2,
+           CASE WHEN sp."reason" IS NULL THEN 'active' WHEN sp."reason" = 'bounced' THEN 'bounced' ELSE 'unsubscribed' END::"ContactStatus",
+           CASE WHEN sp."reason" IS NULL THEN now() END,
+           sp."created_at"
+         FROM src s LEFT JOIN "email_suppressions" sp ON sp."address" = s."email_key"
+         -- ids follow the file's order, so the newest-first list shows the file's end first
+         ORDER BY s."line"
+         ON CONFLICT ("email_key", "address_book_id") DO UPDATE SET
+           "first_name" = coalesce(excluded."first_name", c."first_name"),
+           "last_name" = coalesce(excluded."last_name", c."last_name"),
+           "company" = coalesce(excluded."company", c."company"),
+           "phone" = coalesce(excluded."phone", c."phone"),
+           "website" = coalesce(excluded."website", c."website"),
+           "address" = coalesce(excluded."address", c."address"),
+           "category" = coalesce(excluded."category", c."category"),
+           "rating" = coalesce(excluded."rating", c."rating"),
+           "review_count" = coalesce(excluded."review_count", c."review_count"),
+           "description" = coalesce(excluded."description", c."description"),
+           "tags" = coalesce(c."tags", '{}') || ARRAY(SELECT unnest(excluded."tags") EXCEPT SELECT unnest(coalesce(c."tags", '{}'))),
+           "updated_at" = now()
+         WHERE c."xmin" <> pg_current_xact_id()::xid
+           AND (
+             (excluded."first_name" IS NOT NULL AND excluded."first_name" IS DISTINCT FROM c."first_name")
+             OR (excluded."last_name" IS NOT NULL AND excluded."last_name" IS DISTINCT FROM c."last_name")
+             OR (excluded."company" IS NOT NULL AND excluded."company" IS DISTINCT FROM c."company")
+             OR (excluded."phone" IS NOT NULL AND excluded."phone" IS DISTINCT FROM c."phone")
+             OR (excluded."website" IS NOT NULL AND excluded."website" IS DISTINCT FROM c."website")
+             OR (excluded."address" IS NOT NULL AND excluded."address" IS DISTINCT FROM c."address")
+             OR (excluded."category" IS NOT NULL AND excluded."category" IS DISTINCT FROM c."category")
+             OR (excluded."rating" IS NOT NULL AND excluded."rating" IS DISTINCT FROM c."rating")
+             OR (excluded."review_count" IS NOT NULL AND excluded."review_count" IS DISTINCT FROM c."review_count")
+             OR (excluded."description" IS NOT NULL AND excluded."description" IS DISTINCT FROM c."description")
+             OR NOT (excluded."tags" <@ coalesce(c."tags", '{}'))
+           )
+         RETURNING (c."xmax" = 0) AS inserted
+       )
+       SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM written`,
+      [this.bookId, this.source],
+    );
+    return { inserted: Number(rows[0]?.inserted ?? 0), updated: Number(rows[0]?.updated ?? 0) };
+  }
+
+  /**
+   * Marks the job completed (with its final counts), bumps the book's last-updated date,
+   * enqueues `email.import.completed` and commits: all of it happens, or none.
+   */
+  async commit(jobId: string, p: Progress, kind: ImportKind): Promise<ImportJob> {
+    const message = importSummary(p);
+    const { rows } = await this.client.query<JobRow>(
+      `UPDATE "email_imports" SET "status" = 'completed', "phase" = 'done', "message" = $2, "finished_at" = now(),
+         "bytes_received" = $3, "rows_read" = $4, "imported" = $5, "updated" = $6, "skipped" = $7,
+         "error_count" = $8, "errors" = $9::jsonb, "heartbeat_at" = now()
+       WHERE "id" = $1 AND "status" = 'running' AND NOT "cancel_requested" RETURNING ${JOB_COLUMNS}`,
+      [
+        jobId,
+        message,
+        p.bytesReceived,
+        p.rowsRead,
+        p.imported,
+        p.updated,
+        p.skipped,
+        p.errorCount,
+        JSON.stringify(p.errors),
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new ImportCancelledError();
+    if (p.imported || p.updated)
+      await this.client.query(`UPDATE "address_books" SET "updated_at" = now() WHERE "id" = $1`, [
+        this.bookId,
+      ]);
+    const book = await this.client.query<{ contact_count: string }>(`${BOOK_SELECT} WHERE b."id" = $1`, [
+      this.bookId,
+    ]);
+    const job = toImportJob(row);
+    await enqueueEvent(pgExecutor(this.client), 'email.import.completed', {
+      importId: jobId,
+      addressBookId: this.bookId,
+      kind,
+      rowsRead: p.rowsRead,
+      imported: p.imported,
+      updated: p.updated,
+      skipped: p.skipped,
+      errorCount: p.errorCount,
+      contactCount: Number(book.rows[0]?.contact_count ?? 0),
+      completedAt: job.finishedAt ?? new Date().toISOString(),
+    });
+    await this.client.query('COMMIT');
+    return job;
+  }
+
+  /** Rolls back (if still open) and closes the connection. */
+  async close(): Promise<void> {
+    await this.client.query('ROLLBACK').catch(() => {});
+    await this.client.end().catch(() => {});
+  }
+}
+
+/** The book of the import no longer exists. */
+export class ImportBookGoneError extends Error {
+  override name = 'ImportBookGoneError';
+  readonly statusCode = 404;
+  constructor() {
+    super('Address book not found');
+  }
+}
+
+/** The job was cancelled (or ended elsewhere) before it could commit. */
+export class ImportCancelledError extends Error {
+  override name = 'ImportCancelledError';
+}

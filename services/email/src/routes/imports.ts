@@ -1,0 +1,341 @@
+import { Readable } from 'node:stream';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import {
+  ErrorBody,
+  IMPORT_MAX_BYTES,
+  ImportIdParams,
+  ImportJob,
+  ImportJobList,
+  type ImportKind,
+  ImportListQuery,
+  ImportResult,
+  ManualImportBody,
+} from '@parley/contracts';
+import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { csvRecords, type SheetRecord } from '../domain/csv.ts';
+import { xlsxRecords } from '../domain/xlsx.ts';
+import { ImportInputError, importResult, isClientError, type RunningImport } from '../importer.ts';
+import { ImportBookGoneError, ImportCancelledError, ImportRunningError } from '../repo/imports.repository.ts';
+import { type AudienceRouteContext, audienceErrors } from './audience-context.ts';
+
+/**
+ * Imports (admin back office §7 import-csv; email marketing §7 import-csv and import-manual;
+ * the job calls). The upload is read as it arrives and the import runs while it does; the
+ * answer comes once the import has committed, which is a batch after the last byte (the
+ * upload waits when the database is busy). Should the job still run RESULT_WAIT_MS after the
+ * upload was fully received, the answer is 202 with the job's id and its counts so far.
+ */
+
+const RESULT_WAIT_MS = 20_000;
+const ALREADY_RUNNING =
+  'An import into this address book is already running. Wait for it to finish or cancel it.';
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** Formats that are certainly not CSV text: legacy Excel (OLE2), PDF, gzip. */
+const BINARY_MAGIC = [Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.from('%PDF'), Buffer.from([0x1f, 0x8b])];
+
+export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteContext) {
+  const { deps, books, jobs, importer } = ctx;
+  const errors = { ...audienceErrors(ErrorBody), 413: ErrorBody, 415: ErrorBody };
+
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
+  });
+
+  /** The target book: the field's, or the default book when the call allows it. */
+  async function bookOf(field: string | undefined, required: boolean): Promise<number> {
+    if (field === undefined || field.trim() === '') {
+      if (required) throw badRequest('Address book is required');
+      return (await books.getDefault()).id;
+    }
+    const id = Number(field);
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Address book is required');
+    const book = await books.get(id);
+    if (!book) throw notFound('Address book not found');
+    return book.id;
+  }
+
+  /** Answers a started import once it is done (or 202 when it outlives the upload by RESULT_WAIT_MS). */
+  async function answer(
+    reply: FastifyReply,
+    running: RunningImport,
+    uploaded: Promise<void>,
+  ): Promise<FastifyReply> {
+    const waited = uploaded.then(
+      () => new Promise<'wait'>((r) => setTimeout(() => r('wait'), RESULT_WAIT_MS).unref()),
+    );
+    const outcome = await Promise.race([running.done, waited]);
+    if (outcome === 'wait') {
+      const job = (await jobs.get(running.job.id)) ?? running.job;
+      return reply.code(202).send({ ...importResult(job), message: 'The import is still running.' });
+    }
+    const { job, error } = outcome;
+    if (!error) return reply.code(200).send(importResult(job));
+    if (error instanceof ImportCancelledError) throw conflict(job.message ?? 'Import cancelled.');
+    if (error instanceof ImportBookGoneError || (error as { code?: string }).code === '23503')
+      throw notFound('The address book was deleted during the import.');
+    if (isClientError(error))
+      throw new HttpError((error as { statusCode?: number }).statusCode ?? 400, error.message);
+    throw error;
+  }
+
+  async function fileImport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    opts: { bookRequired: boolean; xlsx: boolean },
+  ): Promise<FastifyReply> {
+    if (!request.isMultipart())
+      throw new HttpError(415, 'Send the file as multipart/form-data (field "file", plus "addressBookId").');
+    let bookField: string | undefined;
+    let outcome: FastifyReply | null = null;
+    let failure: unknown = null;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname === 'addressBookId') bookField = String(part.value);
+          continue;
+        }
+        if (outcome || failure) {
+          await drain(part.file[Symbol.asyncIterator]());
+          continue;
+        }
+        // The file is consumed here, before the next part can arrive.
+        try {
+          outcome = await runFile(request, reply, part, bookField, opts);
+        } catch (err) {
+          failure = err;
+        }
+      }
+    } catch (err) {
+      // The multipart stream itself failed (a limit, a malformed body) after or instead of the file.
+      failure ??= err;
+    }
+    if (failure) throw toHttpError(failure);
+    if (!outcome) throw badRequest('Please choose a file to import.');
+    return outcome;
+  }
+
+  async function runFile(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    part: MultipartFile,
+    bookField: string | undefined,
+    opts: { bookRequired: boolean; xlsx: boolean },
+  ): Promise<FastifyReply> {
+    const raw = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let received = 0;
+    let tooLarge = false;
+    part.file.on('limit', () => {
+      tooLarge = true;
+    });
+    let uploadDone: () => void = () => {};
+    const uploaded = new Promise<void>((r) => {
+      uploadDone = r;
+    });
+    try {
+      const bookId = await bookOf(bookField, opts.bookRequired);
+      const first = await raw.next();
+      const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
+      received += head.length;
+      const kind = kindOf(part.filename, head, opts.xlsx);
+      // The rest of the upload, counted as it passes; never `for await` on `raw` (an early
+      // return would destroy the upload before it could be drained).
+      async function* bytes(): AsyncGenerator<Buffer> {
+        if (head.length) yield head;
+        if (!first.done)
+          for (let n = await raw.next(); !n.done; n = await raw.next()) {
+            received += n.value.length;
+            yield n.value;
+          }
+        uploadDone();
+        if (tooLarge)
+          throw new ImportInputError(`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`, 413);
+      }
+      const records: AsyncIterable<SheetRecord> =
+        kind === 'xlsx' ? xlsxRecords(Readable.from(bytes(), { objectMode: false })) : csvRecords(bytes());
+      const length = Number(request.headers['content-length']);
+      let running: RunningImport;
+      try {
+        running = await importer.start(
+          bookId,
+          {
+            kind,
+            fileName: part.filename ? part.filename.slice(0, 255) : null,
+            bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
+            createdBy: request.admin?.adminId ?? null,
+          },
+          { records, layout: 'sheet', bytesReceived: () => received },
+        );
+      } catch (err) {
+        if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
+        throw err;
+      }
+      request.log.info({ importId: running.job.id, bookId, kind }, 'import started');
+      const result = answer(reply, running, uploaded);
+      // Whatever the import left unread (it failed or was cancelled early) is discarded, so
+      // the request completes and the answer can be sent.
+      void running.done.then(() => drain(raw).finally(uploadDone));
+      return await result;
+    } finally {
+      await drain(raw);
+      uploadDone();
+    }
+  }
+
+  app.post(
+    '/api/admin/contacts/import-csv',
+    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    async (request, reply) => fileImport(request, reply, { bookRequired: true, xlsx: true }),
+  );
+
+  app.post(
+    '/api/admin/email/import-csv',
+    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    async (request, reply) => fileImport(request, reply, { bookRequired: false, xlsx: false }),
+  );
+
+  app.post(
+    '/api/admin/email/import-manual',
+    {
+      onRequest: deps.auth.admin,
+      schema: { body: ManualImportBody, response: { 200: ImportResult, 202: ImportResult, ...errors } },
+    },
+    async (request, reply) => {
+      const text = request.body.contacts;
+      if (!text.trim()) throw badRequest('Please enter at least one contact.');
+      const bookId = await bookOf(
+        request.body.addressBookId === undefined ? undefined : String(request.body.addressBookId),
+        false,
+      );
+      let running: RunningImport;
+      try {
+        running = await importer.start(
+          bookId,
+          {
+            kind: 'manual',
+            fileName: null,
+            bytesTotal: Buffer.byteLength(text),
+            createdBy: request.admin?.adminId ?? null,
+          },
+          {
+            records: csvRecords([text], ','),
+            layout: 'manual',
+            bytesReceived: () => Buffer.byteLength(text),
+          },
+        );
+      } catch (err) {
+        if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
+        throw err;
+      }
+      return answer(reply, running, Promise.resolve());
+    },
+  );
+
+  app.get(
+    '/api/admin/email/imports',
+    {
+      onRequest: deps.auth.admin,
+      schema: { querystring: ImportListQuery, response: { 200: ImportJobList, ...errors } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const q = request.query;
+      return {
+        imports: await jobs.list({
+          ...(q.addressBookId !== undefined ? { addressBookId: q.addressBookId } : {}),
+          ...(q.status ? { status: q.status } : {}),
+          limit: q.limit ?? 20,
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/api/admin/email/imports/:id',
+    {
+      onRequest: deps.auth.admin,
+      schema: { params: ImportIdParams, response: { 200: ImportJob, ...errors } },
+    },
+    async (request, reply) => {
+      const job = await jobs.get(request.params.id);
+      if (!job) throw notFound('Import not found');
+      reply.header('cache-control', 'no-store');
+      return job;
+    },
+  );
+
+  app.post(
+    '/api/admin/email/imports/:id/cancel',
+    {
+      onRequest: deps.auth.admin,
+      schema: { params: ImportIdParams, response: { 200: ImportJob, ...errors } },
+    },
+    async (request) => {
+      const before = await jobs.get(request.params.id);
+      if (!before) throw notFound('Import not found');
+      if (before.status !== 'running') throw conflict(`This import has already ${FINISHED[before.status]}.`);
+      const job = await jobs.requestCancel(request.params.id);
+      if (!job) throw notFound('Import not found');
+      request.log.info({ importId: job.id, by: request.admin?.adminId }, 'import cancel requested');
+      return job;
+    },
+  );
+}
+
+const FINISHED = {
+  running: 'started',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'been cancelled',
+};
+
+/**
+ * The format of an upload: an .xlsx is a zip (its first bytes say so whatever its name);
+ * anything else with a spreadsheet-ish name is read as CSV text.
+ */
+function kindOf(fileName: string | undefined, head: Buffer, xlsxAllowed: boolean): ImportKind {
+  const name = (fileName ?? '').toLowerCase();
+  const zip = head.subarray(0, 4).equals(ZIP_MAGIC);
+  if (zip || name.endsWith('.xlsx')) {
+    if (!xlsxAllowed)
+      throw new ImportInputError(
+        'Only .csv files can be imported here. Save the workbook as CSV first.',
+        415,
+      );
+    if (!zip) throw new ImportInputError('The file is not a valid .xlsx workbook.', 415);
+    return 'xlsx';
+  }
+  if (
+    /\.(xls|xlsm|xlsb|ods|numbers|pdf|docx?|zip)$/.test(name) ||
+    BINARY_MAGIC.some((m) => head.subarray(0, m.length).equals(m))
+  )
+    throw new ImportInputError(
+      xlsxAllowed ? 'Only .csv or .xlsx files can be imported.' : 'Only .csv files can be imported.',
+      415,
+    );
+  return 'csv';
+}
+
+/** Reads and discards what is left of an upload. */
+async function drain(it: AsyncIterator<unknown>): Promise<void> {
+  try {
+    for (let n = await it.next(); !n.done; n = await it.next()) {}
+  } catch {
+    // an aborted upload: nothing left to read
+  }
+}
+
+function toHttpError(err: unknown): unknown {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ImportInputError) return new HttpError(err.statusCode, err.message);
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new HttpError(413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`);
+  if (code === 'FST_FILES_LIMIT') return new HttpError(413, 'Send one file per import.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new HttpError(413, 'The form has too many fields.');
+  const status = (err as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new HttpError(status, (err as Error).message || 'The upload could not be read.');
+  return err;
+}
