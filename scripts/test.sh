@@ -23,9 +23,9 @@ step "unit tests"
 pnpm -s exec vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results_dir/unit.json" || status=1
 
 step "web bundle (production)"
-# Built once here: the integration tests start several platforms at once, and each would
-# otherwise rebuild a stale bundle into the same web/dist at the same time.
-NODE_ENV=production pnpm -s --filter @parley/web run build >/dev/null || exit 1
+# Built once here (only when stale: a stamp in web/dist records the sources it was built from),
+# before the integration tests start several platforms at once.
+pnpm -s exec tsx scripts/build.ts || exit 1
 
 step "integration tests (PostgreSQL + NATS)"
 pnpm -s exec vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1

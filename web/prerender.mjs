@@ -8,8 +8,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, 'dist');
-const ssrEntry = join(here, 'dist-ssr/entry-server.js');
+// Overridable so a test can prerender into a scratch copy (scripts/test/web-build.int.test.ts).
+const dist = process.env.PRERENDER_WEB_DIST ?? join(here, 'dist');
+const ssrDist = process.env.PRERENDER_SSR_DIST ?? join(here, 'dist-ssr');
+const ssrEntry = join(ssrDist, 'entry-server.js');
 const { render, PRERENDERED_ROUTES, PRERENDER_DIR } = await import(pathToFileURL(ssrEntry).href);
 
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -36,4 +38,4 @@ for (const { path, queryMatters } of PRERENDERED_ROUTES) {
   );
 }
 writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-rmSync(join(here, 'dist-ssr'), { recursive: true, force: true });
+rmSync(ssrDist, { recursive: true, force: true });
