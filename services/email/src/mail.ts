@@ -3,7 +3,7 @@ import type { EmailContext } from './context.ts';
 import { TokenSigner } from './domain/tokens.ts';
 import { Transports } from './providers/index.ts';
 import { Mailer } from './providers/mailer.ts';
-import { loadSuppress } from './providers/suppress.ts';
+import { audienceSuppress } from './providers/suppress.ts';
 import { MailRepository } from './repo/mail.repository.ts';
 import { SettingsCopy } from './repo/settings-copy.repository.ts';
 import { TrackingBuffer } from './repo/tracking.repository.ts';
@@ -35,7 +35,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   const transports = new Transports(config, settings);
   const mail = new MailRepository(db, deps.pool);
   const signer = new TokenSigner(config.EMAIL_SIGNING_SECRET);
-  const suppress = await loadSuppress(logger, ctx);
+  const suppress = audienceSuppress(ctx);
   const mailer = new Mailer({
     db,
     pool: deps.pool,

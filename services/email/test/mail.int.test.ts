@@ -340,6 +340,11 @@ describe('SMTP from the settings', () => {
       [gone.toLowerCase()],
     );
     expect(events.rows.map((r) => r.event_type)).toEqual(['bounce']);
+    const suppressed = await db.query(
+      `SELECT "reason", "source" FROM "email_suppressions" WHERE "address" = $1`,
+      [gone.toLowerCase()],
+    );
+    expect(suppressed.rows).toEqual([{ reason: 'bounced', source: 'smtp-dsn' }]);
   });
 
   it('sends the admin invitation with an absolute link', async () => {

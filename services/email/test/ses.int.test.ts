@@ -295,6 +295,10 @@ describe('SES notifications through SNS', () => {
     );
     expect(st.rows[0].unsubscribed_at).toBeInstanceOf(Date);
     expect(st.rows[0].complained_at).toBeInstanceOf(Date);
+    const suppressed = await db.query(
+      `SELECT "reason" FROM "email_suppressions" WHERE "address" = 'angry@example.com'`,
+    );
+    expect(suppressed.rows).toEqual([{ reason: 'complained' }]);
   });
 
   it('counts soft bounces: the third in a row makes the address bounced; a delivery resets the run', async () => {

@@ -91,8 +91,9 @@ export async function sesRoutes(
     const tracked = await mail.trackingOfProviderId(outcome.sesMessageId);
     if (outcome.kind === 'bounce')
       for (const r of outcome.recipients) await suppress(r.toLowerCase(), 'bounced', 'ses-bounce');
+    // A complaint ends all marketing mail to the address: its contacts become unsubscribed.
     if (outcome.kind === 'complaint')
-      for (const r of outcome.recipients) await suppress(r.toLowerCase(), 'unsubscribed', 'ses-complaint');
+      for (const r of outcome.recipients) await suppress(r.toLowerCase(), 'complained', 'ses-complaint');
     const thirdSoftBounce: string[] = [];
     const client = await pool.connect();
     let first = true;

@@ -1,0 +1,131 @@
+/**
+ * Email tracking through the gateway: open pixels and click redirects mixed (70 / 30), as
+ * mail clients hit them, against `pnpm start --distributed` (each service its own process).
+ * Targets: ≥ 5,000 rps, p99 < 20 ms, and the books balance: every hit answered (200 pixel,
+ * 302 redirect) is one row in email_events once the write-behind buffer has flushed.
+ * Exits non-zero when a target is missed.
+ */
+
+import { freePort } from '@parley/kit/local';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { partOf } from '../../services/email/src/domain/mime.ts';
+import { startPlatform } from '../lib/platform.ts';
+import { signInCookie } from './_seed.ts';
+
+/** Requests of the measured run (bounded by count, so every answer is in the books). */
+const amount = Number(process.env.BENCH_REQUESTS ?? 50_000);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const MAILS = 40;
+const email = 'bench-admin@parley.test';
+const password = 'bench admin password';
+const pgPort = await freePort();
+const platform = await startPlatform({
+  args: ['--distributed'],
+  env: {
+    PARLEY_ADMIN_EMAIL: email,
+    PARLEY_ADMIN_PASSWORD: password,
+    PARLEY_SKIP_WEB_BUILD: 'true',
+    PARLEY_PG_PORT: String(pgPort),
+    LOG_LEVEL: 'error',
+  },
+});
+const db = new pg.Pool({
+  connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/parley_email`,
+  max: 2,
+});
+try {
+  const base = platform.url;
+  const cookie = await signInCookie(base, email, password);
+  const admin = { 'content-type': 'application/json', cookie };
+
+  // Real mails, each with its own signed pixel and tracked link, taken from the sent MIME.
+  const paths: Array<{ open: string; click: string }> = [];
+  for (let i = 0; i < MAILS; i++) {
+    const sent = await fetch(`${base}/api/admin/email/test-tracking`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ email: `reader${i}@bench.test` }),
+    });
+    if (!sent.ok) throw new Error(`test-tracking answered ${sent.status}: ${await sent.text()}`);
+    const { id } = (await sent.json()) as { id: string };
+    const detail = (await (
+      await fetch(`${base}/api/admin/email/outbox/${id}`, { headers: { cookie } })
+    ).json()) as {
+      raw: string;
+    };
+    const html = partOf(detail.raw, 'text/html') ?? '';
+    const open = /src="https?:\/\/[^/"]+(\/api\/track\/open\/[^"]+)"/.exec(html)?.[1];
+    const click = /href="https?:\/\/[^/"]+(\/api\/track\/click\/[^"]+)"/
+      .exec(html)?.[1]
+      ?.replace(/&amp;/g, '&');
+    if (!open || !click) throw new Error('no tracked pixel or link in the sent mail');
+    paths.push({ open, click });
+  }
+  const ua =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+  // 7 opens and 3 clicks in every 10 requests, spread over the mails.
+  const requests = Array.from({ length: MAILS * 10 }, (_, i) => {
+    const p = paths[i % MAILS]!;
+    return { method: 'GET' as const, path: i % 10 < 7 ? p.open : p.click, headers: { 'user-agent': ua } };
+  });
+
+  const answered = { 200: 0, 302: 0, other: 0 };
+  const run = async (n: number) => {
+    const r = await autocannon({ url: base, connections, amount: n, requests });
+    for (const [code, n] of Object.entries(r.statusCodeStats ?? {})) {
+      const count = (n as { count: number }).count;
+      if (code === '200') answered[200] += count;
+      else if (code === '302') answered[302] += count;
+      else answered.other += count;
+    }
+    return r;
+  };
+  await run(5000); // warm-up (its hits are in the books too)
+  const r = await run(amount);
+  const hits = answered[200] + answered[302];
+
+  // The books: wait for the buffer to flush, then count.
+  let stored = 0;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    stored = Number(
+      (await db.query(`SELECT count(*) AS n FROM "email_events" WHERE "event_type" IN ('open', 'click')`))
+        .rows[0].n,
+    );
+    if (stored >= hits) break;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  const counters = (
+    await db.query(
+      `SELECT sum("open_count" + "proxy_open_count")::int AS opens, sum("click_count")::int AS clicks FROM "email_tracking"`,
+    )
+  ).rows[0] as { opens: number; clicks: number };
+
+  const rps = Math.round(r.requests.average);
+  const p99 = r.latency.p99;
+  console.table([
+    {
+      run: `opens + clicks through the gateway, ${connections} connections, ${amount} requests`,
+      rps,
+      p50_ms: r.latency.p50,
+      p99_ms: p99,
+      errors: r.errors + r.timeouts,
+    },
+  ]);
+  console.log(
+    `books: ${hits} hits answered (${answered[200]} pixels, ${answered[302]} redirects, ${answered.other} other) = ${stored} events stored; counters ${counters.opens} opens + ${counters.clicks} clicks`,
+  );
+  const checks = [
+    { name: 'rps ≥ 5,000', ok: rps >= 5000 },
+    { name: 'p99 < 20 ms', ok: p99 < 20 },
+    { name: 'no errors or unexpected answers', ok: r.errors + r.timeouts === 0 && answered.other === 0 },
+    { name: 'hits answered = events stored', ok: stored === hits },
+    { name: 'counters = events', ok: counters.opens + counters.clicks === hits },
+  ];
+  for (const c of checks) console.log(`${c.ok ? 'PASS' : 'FAIL'} ${c.name}`);
+  process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
+} finally {
+  await db.end();
+  await platform.stop();
+}
