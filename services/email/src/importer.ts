@@ -7,9 +7,13 @@ import {
 } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import type { SheetRecord } from './domain/csv.ts';
+
+export { ImportInputError } from './domain/import.ts';
+
 import {
   type ColumnMap,
   copyLine,
+  ImportInputError,
   looksHeaderless,
   manualRecords,
   mapHeader,
@@ -35,17 +39,6 @@ import {
 /** Rows per COPY + merge. */
 export const BATCH_ROWS = 25_000;
 const PROGRESS_MS = 500;
-
-/** A problem with the input itself (no email column, not a spreadsheet): the caller's 4xx. */
-export class ImportInputError extends Error {
-  override name = 'ImportInputError';
-  constructor(
-    message: string,
-    readonly statusCode = 400,
-  ) {
-    super(message);
-  }
-}
 
 export interface ImportInput {
   /** The records of the file (its header first) or of the manual text. */
@@ -151,18 +144,23 @@ export class Importer {
       writing = this.jobs
         .progress(job.id, progress, withErrors)
         .then(({ cancel }) => {
-          if (cancel && !stopReason) stopReason = new ImportCancelledError();
+          if (cancel && !stopReason) stop(new ImportCancelledError());
         })
         .catch((err) => this.logger.warn({ err, importId: job.id }, 'import progress not written'));
     };
-    const timer = setInterval(() => void writing.then(writeProgress), PROGRESS_MS);
-    aborted.catch((err: Error) => {
-      stopReason ??= err;
-    });
-
     let session: ImportSession | null = null;
+    // A stop rolls the transaction back at once (releasing the book), even while the upload
+    // is stalled; the reading loop notices when it next runs.
+    const stop = (reason: Error) => {
+      stopReason ??= reason;
+      void session?.close();
+    };
+    const timer = setInterval(() => void writing.then(writeProgress), PROGRESS_MS);
+    aborted.catch((err: Error) => stop(err));
+
     try {
       session = await ImportSession.open(this.databaseUrl, job.addressBookId, kind);
+      if (stopReason) throw stopReason;
       const db = session;
       // The database side works on one batch while the next is read.
       let pending: Promise<void> = Promise.resolve();

@@ -32,7 +32,9 @@ describe('address books', () => {
       'Default address book cannot be deleted',
     );
     await expect(t.db.query('UPDATE address_books SET is_default = false')).rejects.toThrow();
-    await expect(t.db.query(`INSERT INTO address_books (name, is_default) VALUES ('Second default', true)`)).rejects.toThrow();
+    await expect(
+      t.db.query(`INSERT INTO address_books (name, is_default) VALUES ('Second default', true)`),
+    ).rejects.toThrow();
     await t.waitEvent('email.address_book.created', (p) => p.id === defaults[0].id && p.isDefault === true);
   });
 
@@ -59,7 +61,13 @@ describe('address books', () => {
     expect(dup.status).toBe(409);
     expect(dup.json.message).toBe('An address book named "boston law firms" already exists.');
 
-    for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'Ok', color: 'blue' }, { name: 'Ok', keywords: { a: 1 } }]) {
+    for (const body of [
+      {},
+      { name: '   ' },
+      { name: 'x'.repeat(101) },
+      { name: 'Ok', color: 'blue' },
+      { name: 'Ok', keywords: { a: 1 } },
+    ]) {
       const r = await t.call('POST', '/api/admin/address-books', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error).toBe('Bad Request');
@@ -83,9 +91,11 @@ describe('address books', () => {
     expect((await t.call('PUT', '/api/admin/address-books/abc', { name: 'Nope' })).status).toBe(400);
 
     const search = async (q: string) =>
-      ((await t.call('GET', `/api/admin/address-books?search=${encodeURIComponent(q)}`)).json as Array<{
-        name: string;
-      }>).map((b) => b.name);
+      (
+        (await t.call('GET', `/api/admin/address-books?search=${encodeURIComponent(q)}`)).json as Array<{
+          name: string;
+        }>
+      ).map((b) => b.name);
     expect(await search('REAL ESTATE')).toEqual(['Boston Legal']);
     expect(await search('mid-size')).toEqual(['Boston Legal']);
     expect(await search('boston')).toEqual(['Boston Legal']);
@@ -96,7 +106,9 @@ describe('address books', () => {
   it('refuses callers without the admin assertion', async () => {
     const r = await t.call('GET', '/api/admin/address-books', undefined, {});
     expect(r.status).toBe(401);
-    const forged = await t.call('GET', '/api/admin/email/contacts', undefined, { 'x-parley-assertion': 'nope' });
+    const forged = await t.call('GET', '/api/admin/email/contacts', undefined, {
+      'x-parley-assertion': 'nope',
+    });
     expect(forged.status).toBe(401);
   });
 
@@ -106,7 +118,11 @@ describe('address books', () => {
       '/api/admin/contacts/import-csv',
       {
         name: 'leads.csv',
-        content: csv([['Email', 'Name'], ['a@short.example.com', 'Ann A'], ['b@short.example.com', 'Bob B']]),
+        content: csv([
+          ['Email', 'Name'],
+          ['a@short.example.com', 'Ann A'],
+          ['b@short.example.com', 'Bob B'],
+        ]),
       },
       { addressBookId: String(book.id) },
     );
@@ -114,11 +130,15 @@ describe('address books', () => {
     const del = await t.call('DELETE', `/api/admin/address-books/${book.id}`);
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ success: true, message: 'Deleted "Short-lived" and its 2 contacts.' });
-    const left = await t.db.query('SELECT count(*)::int AS n FROM email_contacts WHERE address_book_id = $1', [book.id]);
+    const left = await t.db.query(
+      'SELECT count(*)::int AS n FROM email_contacts WHERE address_book_id = $1',
+      [book.id],
+    );
     expect(left.rows[0].n).toBe(0);
-    const deltas = await t.db.query('SELECT count(*)::int AS n FROM address_book_count_deltas WHERE address_book_id = $1', [
-      book.id,
-    ]);
+    const deltas = await t.db.query(
+      'SELECT count(*)::int AS n FROM address_book_count_deltas WHERE address_book_id = $1',
+      [book.id],
+    );
     expect(deltas.rows[0].n).toBe(0);
     await t.waitEvent('email.address_book.deleted', (p) => p.id === book.id && p.contactCount === 2);
     expect((await t.call('DELETE', `/api/admin/address-books/${book.id}`)).status).toBe(404);
@@ -127,17 +147,26 @@ describe('address books', () => {
 
   it('keeps contacts tied to an existing book, set-based, like a foreign key', async () => {
     await expect(
-      t.db.query(`INSERT INTO email_contacts (address_book_id, email) VALUES (987654, 'x@orphan.example.com')`),
+      t.db.query(
+        `INSERT INTO email_contacts (address_book_id, email) VALUES (987654, 'x@orphan.example.com')`,
+      ),
     ).rejects.toMatchObject({ code: '23503' });
     const book = (await t.call('POST', '/api/admin/address-books', { name: 'Mover' })).json;
     const other = (await t.call('POST', '/api/admin/address-books', { name: 'Mover target' })).json;
-    await t.db.query(`INSERT INTO email_contacts (address_book_id, email) VALUES ($1, 'm@move.example.com')`, [book.id]);
+    await t.db.query(
+      `INSERT INTO email_contacts (address_book_id, email) VALUES ($1, 'm@move.example.com')`,
+      [book.id],
+    );
     await expect(
       t.db.query(`UPDATE email_contacts SET address_book_id = 987654 WHERE email = 'm@move.example.com'`),
     ).rejects.toMatchObject({ code: '23503' });
-    await t.db.query(`UPDATE email_contacts SET address_book_id = $1 WHERE email = 'm@move.example.com'`, [other.id]);
+    await t.db.query(`UPDATE email_contacts SET address_book_id = $1 WHERE email = 'm@move.example.com'`, [
+      other.id,
+    ]);
     const counts = await t.call('GET', '/api/admin/address-books');
-    const byId = new Map(counts.json.map((b: { id: number; contactCount: number }) => [b.id, b.contactCount]));
+    const byId = new Map(
+      counts.json.map((b: { id: number; contactCount: number }) => [b.id, b.contactCount]),
+    );
     expect(byId.get(book.id)).toBe(0);
     expect(byId.get(other.id)).toBe(1);
   });
@@ -149,8 +178,18 @@ describe('contacts', () => {
     bookId = (await t.call('POST', '/api/admin/address-books', { name: 'Contacts under test' })).json.id;
     const rows: Array<Array<string | number>> = [['email', 'firstName', 'lastName', 'company', 'phone']];
     for (let i = 1; i <= 120; i++)
-      rows.push([`person${i}@${i % 2 ? 'acme' : 'globex'}.example.com`, `First${i}`, `Last${i}`, i % 2 ? 'Acme Corp' : 'Globex', `555-01${i}`]);
-    const r = await t.upload('/api/admin/contacts/import-csv', { name: 'people.csv', content: csv(rows) }, { addressBookId: String(bookId) });
+      rows.push([
+        `person${i}@${i % 2 ? 'acme' : 'globex'}.example.com`,
+        `First${i}`,
+        `Last${i}`,
+        i % 2 ? 'Acme Corp' : 'Globex',
+        `555-01${i}`,
+      ]);
+    const r = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'people.csv', content: csv(rows) },
+      { addressBookId: String(bookId) },
+    );
     expect(r.json.imported).toBe(120);
   });
 
@@ -180,7 +219,12 @@ describe('contacts', () => {
 
   it('searches names, emails and companies (contains, case-insensitive) with a counted total', async () => {
     const q = async (s: string, extra = '') =>
-      (await t.call('GET', `/api/admin/email/contacts?addressBookId=${bookId}&limit=50&q=${encodeURIComponent(s)}${extra}`)).json;
+      (
+        await t.call(
+          'GET',
+          `/api/admin/email/contacts?addressBookId=${bookId}&limit=50&q=${encodeURIComponent(s)}${extra}`,
+        )
+      ).json;
     const globex = await q('GLOBEX');
     expect(globex.meta).toMatchObject({ total: 60, totalExact: true, hasMore: true });
     expect(globex.contacts.every((c: { company: string }) => c.company === 'Globex')).toBe(true);
@@ -200,7 +244,8 @@ describe('contacts', () => {
     }
     expect((await t.call('GET', '/api/admin/email/contacts?limit=5000')).status).toBe(200);
     expect((await t.call('GET', '/api/admin/email/contacts?addressBookId=999999')).status).toBe(404);
-    const first = (await t.call('GET', `/api/admin/email/contacts?addressBookId=${bookId}&limit=1`)).json.contacts[0];
+    const first = (await t.call('GET', `/api/admin/email/contacts?addressBookId=${bookId}&limit=1`)).json
+      .contacts[0];
     const del = await t.call('DELETE', `/api/admin/email/contacts/${first.id}`);
     expect(del.json).toEqual({ success: true, message: 'Contact deleted' });
     expect((await t.call('DELETE', `/api/admin/email/contacts/${first.id}`)).status).toBe(404);
@@ -216,11 +261,23 @@ describe('contacts', () => {
       ['eve@export.example.com', '=HYPERLINK("http://evil")', '+SUM(1)', '@cmd', '+1 555 0100', '-2+3'],
       ['joe@export.example.com', 'Joe', 'O"Neil, Jr', 'Line\nBreak', '', 'tab\tinside'],
     ]);
-    expect((await t.upload('/api/admin/contacts/import-csv', { name: 'x.csv', content: dangerous }, { addressBookId: String(book.id) })).json.imported).toBe(2);
-    const res = await fetch(`${t.url}/api/admin/address-books/${book.id}/export`, { headers: await t.admin() });
+    expect(
+      (
+        await t.upload(
+          '/api/admin/contacts/import-csv',
+          { name: 'x.csv', content: dangerous },
+          { addressBookId: String(book.id) },
+        )
+      ).json.imported,
+    ).toBe(2);
+    const res = await fetch(`${t.url}/api/admin/address-books/${book.id}/export`, {
+      headers: await t.admin(),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''export-unicode-test-contacts-`);
+    expect(res.headers.get('content-disposition')).toContain(
+      `filename*=UTF-8''export-unicode-test-contacts-`,
+    );
     const body = Buffer.from(await res.arrayBuffer()).toString('utf8');
     expect(body.split('\n')[0]).toBe(
       '\uFEFFEmail,First Name,Last Name,Company,Phone,Address,Category,Website,Rating,Reviews,Description,Tags,Status,Added,Unsubscribed',
@@ -232,10 +289,23 @@ describe('contacts', () => {
     expect(body).toContain(`"joe@export.example.com","Joe","O""Neil, Jr","Line\nBreak"`);
 
     const copy = (await t.call('POST', '/api/admin/address-books', { name: 'Export copy' })).json;
-    const back = await t.upload('/api/admin/contacts/import-csv', { name: 'back.csv', content: body }, { addressBookId: String(copy.id) });
+    const back = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'back.csv', content: body },
+      { addressBookId: String(copy.id) },
+    );
     expect(back.json).toMatchObject({ imported: 2, errorCount: 0 });
-    const eve = (await t.call('GET', `/api/admin/email/contacts?addressBookId=${copy.id}&q=eve@`)).json.contacts[0];
-    expect(eve).toMatchObject({ firstName: '=HYPERLINK("http://evil")', lastName: '+SUM(1)', company: '@cmd', phone: '+1 555 0100', description: '-2+3' });
-    expect((await fetch(`${t.url}/api/admin/address-books/999999/export`, { headers: await t.admin() })).status).toBe(404);
+    const eve = (await t.call('GET', `/api/admin/email/contacts?addressBookId=${copy.id}&q=eve@`)).json
+      .contacts[0];
+    expect(eve).toMatchObject({
+      firstName: '=HYPERLINK("http://evil")',
+      lastName: '+SUM(1)',
+      company: '@cmd',
+      phone: '+1 555 0100',
+      description: '-2+3',
+    });
+    expect(
+      (await fetch(`${t.url}/api/admin/address-books/999999/export`, { headers: await t.admin() })).status,
+    ).toBe(404);
   });
 });

@@ -15,6 +15,17 @@ import {
  * becomes a contact (or a reported error), and the staging line written to PostgreSQL.
  */
 
+/** A problem with the input itself (no email column, not a spreadsheet): the caller's 4xx. */
+export class ImportInputError extends Error {
+  override name = 'ImportInputError';
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
+}
+
 export const CONTACT_FIELDS = [
   'email',
   'firstName',

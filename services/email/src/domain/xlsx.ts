@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { SheetRecord } from './csv.ts';
+import { ImportInputError } from './import.ts';
 
 /**
  * Rows of an .xlsx workbook's first worksheet as they arrive (ExcelJS' streaming reader: the
@@ -17,16 +18,25 @@ export async function* xlsxRecords(input: Readable): AsyncGenerator<SheetRecord>
     entries: 'ignore',
   });
   let first = true;
-  for await (const sheet of reader) {
-    if (!first) continue;
-    first = false;
-    for await (const row of sheet) {
-      const values = row.values as unknown[];
-      const cells: string[] = [];
-      // row.values is 1-based and sparse.
-      for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
-      yield { line: row.number, cells };
+  try {
+    for await (const sheet of reader) {
+      if (!first) continue;
+      first = false;
+      for await (const row of sheet) {
+        const values = row.values as unknown[];
+        const cells: string[] = [];
+        // row.values is 1-based and sparse.
+        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
+        yield { line: row.number, cells };
+      }
     }
+  } catch (err) {
+    // An upload problem keeps its own status; anything ExcelJS or the zip reader throws means
+    // the bytes are not a workbook it can read.
+    if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err;
+    throw new ImportInputError(
+      `The .xlsx workbook could not be read (${(err as Error).message || 'damaged file'}). Save it again from your spreadsheet program, or export it as CSV.`,
+    );
   }
 }
 

@@ -14,8 +14,9 @@ import {
 import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csvRecords, type SheetRecord } from '../domain/csv.ts';
+import { ImportInputError } from '../domain/import.ts';
 import { xlsxRecords } from '../domain/xlsx.ts';
-import { ImportInputError, importResult, isClientError, type RunningImport } from '../importer.ts';
+import { importResult, isClientError, type RunningImport } from '../importer.ts';
 import { ImportBookGoneError, ImportCancelledError, ImportRunningError } from '../repo/imports.repository.ts';
 import { type AudienceRouteContext, audienceErrors } from './audience-context.ts';
 
