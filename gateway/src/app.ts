@@ -20,6 +20,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { type AdminSession, type AuthResolver, noSessions } from './auth.ts';
+import { COMPRESS_THRESHOLD, compressBody, compressible, type Encoding, negotiate } from './compression.ts';
 import {
   DEFAULT_METRICS_PORT,
   type GatewayConfig,
@@ -101,6 +102,12 @@ function isJsonOrMarked(request: FastifyRequest): boolean {
   return (
     /^application\/(?:[\w.+-]+\+)?json\b/i.test(type) || request.headers['x-requested-with'] === 'parley'
   );
+}
+
+/** The encoding a client accepts for proxied answers (none when it asks for no compression). */
+function encodingFor(request: FastifyRequest): Encoding | undefined {
+  if (request.headers['x-no-compression'] !== undefined) return undefined;
+  return negotiate(request.headers['accept-encoding']);
 }
 
 /** A path that climbs out of its prefix (`/api/blog/images/..%2f..`) is never forwarded. */
@@ -313,11 +320,31 @@ export async function buildGateway(
   }
 
   const edge = new EdgeCache();
-  function sendEdge(request: FastifyRequest, reply: FastifyReply, cached: EdgeEntry) {
+  function sendEdge(request: FastifyRequest, reply: FastifyReply, key: string, cached: EdgeEntry) {
     reply.headers(cached.headers);
     reply.header('x-cache', 'HIT');
     if (cached.etag && request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
-    return reply.code(cached.status).send(cached.body);
+    reply.code(cached.status);
+    const h = cached.headers;
+    const encoding =
+      request.method !== 'HEAD' &&
+      cached.body.length >= COMPRESS_THRESHOLD &&
+      compressible(cached.status, h['content-type'], h['content-encoding'], h['cache-control'])
+        ? encodingFor(request)
+        : undefined;
+    if (!encoding) return reply.send(cached.body);
+    reply.header('content-encoding', encoding);
+    const ready = cached.variants[encoding];
+    if (ready) return reply.send(ready);
+    // The first hit asking for this encoding compresses (off the loop) and keeps the copy.
+    compressBody(cached.body, encoding).then(
+      (zipped) => {
+        edge.addVariant(key, cached, encoding, zipped);
+        reply.send(zipped);
+      },
+      () => reply.removeHeader('content-encoding').send(cached.body),
+    );
+    return reply;
   }
 
   function refuse(reply: FastifyReply, status: number, error: string, message: string) {
@@ -349,7 +376,7 @@ export async function buildGateway(
     } else if (entry.access === 'public' && (method === 'GET' || method === 'HEAD')) {
       const cached = edge.get(request.originalUrl);
       if (cached) {
-        sendEdge(request, reply, cached);
+        sendEdge(request, reply, request.originalUrl, cached);
         return true;
       }
     }
@@ -529,6 +556,7 @@ export async function buildGateway(
       headers: forwardedHeaders(request.headers, drop, extra),
       body,
       retryable: method === 'GET' || method === 'HEAD',
+      encoding: encodingFor(request),
       cacheableMax: MAX_EDGE_BODY,
       onHeaders: (status, headers) => {
         if (route.guarded) headers['cache-control'] = 'no-store';
@@ -546,13 +574,18 @@ export async function buildGateway(
         return surrogateMaxAge(surrogate);
       },
       onCacheable: (status, body, ttl) => {
-        if (!edgeKey) return;
+        if (!edgeKey) return undefined;
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(reply.getHeaders())) {
           if (v !== undefined && k !== 'content-length' && k !== 'x-request-id' && k !== 'connection')
             headers[k] = String(v);
         }
-        edge.set(edgeKey, { service: entry.service, status, headers, body, etag: headers.etag }, ttl);
+        const kept = edge.set(
+          edgeKey,
+          { service: entry.service, status, headers, body, etag: headers.etag },
+          ttl,
+        );
+        return kept && ((encoding, zipped) => edge.addVariant(edgeKey, kept, encoding, zipped));
       },
       onFailure: (r, err) => failed(request, r, entry.service, err),
     };
@@ -573,8 +606,8 @@ export async function buildGateway(
         return;
       }
       const cached = keyed.key ? edge.get(keyed.key) : undefined;
-      if (cached) {
-        sendEdge(request, reply, cached);
+      if (cached && keyed.key) {
+        sendEdge(request, reply, keyed.key, cached);
         return;
       }
       send(request, reply, route, assertion, keyed);
@@ -591,6 +624,10 @@ export async function buildGateway(
     proxied.route({
       method: PROXY_METHODS,
       url: PROXY_URL,
+      // Compressed by the proxy itself, off the event loop (compression.ts); request bodies
+      // pass on as sent, Content-Encoding included.
+      compress: false,
+      decompress: false,
       // No response schema, no validation: the handler is the whole proxy.
       handler(request, reply) {
         const route = (request.raw as TaggedRequest)[kRoute] as TableRoute;
@@ -610,6 +647,8 @@ export async function buildGateway(
     proxied.route({
       method: PROXY_METHODS,
       url: ABSENT_URL,
+      compress: false,
+      decompress: false,
       handler: async (request, reply) => {
         const route = (request.raw as TaggedRequest)[kRoute] as TableRoute;
         if (admit(request, reply, route)) return reply;

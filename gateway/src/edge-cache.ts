@@ -14,6 +14,8 @@ export interface EdgeEntry {
   body: Buffer;
   etag: string | undefined;
   until: number;
+  /** The body compressed, per encoding, made on the first hit that asks for it. */
+  variants: Partial<Record<'br' | 'gzip', Buffer>>;
 }
 
 const MAX_TTL_S = 60;
@@ -64,14 +66,24 @@ export class EdgeCache {
     return e;
   }
 
-  set(key: string, entry: Omit<EdgeEntry, 'until'>, ttlSeconds: number): void {
-    if (ttlSeconds <= 0 || entry.body.length > MAX_EDGE_BODY) return;
+  /** Keeps an answer for `ttlSeconds`; returns the kept entry (undefined when not kept). */
+  set(key: string, entry: Omit<EdgeEntry, 'until' | 'variants'>, ttlSeconds: number): EdgeEntry | undefined {
+    if (ttlSeconds <= 0 || entry.body.length > MAX_EDGE_BODY) return undefined;
     this.delete(key);
     while (this.bytes + entry.body.length > this.maxBytes && this.entries.size) {
       this.delete(this.entries.keys().next().value as string);
     }
-    this.entries.set(key, { ...entry, until: this.now() + ttlSeconds * 1000 });
+    const kept: EdgeEntry = { ...entry, until: this.now() + ttlSeconds * 1000, variants: {} };
+    this.entries.set(key, kept);
     this.bytes += entry.body.length;
+    return kept;
+  }
+
+  /** Keeps a compressed copy of an entry's body (if the entry is still held). */
+  addVariant(key: string, entry: EdgeEntry, encoding: 'br' | 'gzip', body: Buffer): void {
+    if (this.entries.get(key) !== entry || entry.variants[encoding]) return;
+    entry.variants[encoding] = body;
+    this.bytes += body.length;
   }
 
   /** Drops every entry of a service (a write went to it). */
@@ -86,7 +98,7 @@ export class EdgeCache {
   private delete(key: string) {
     const e = this.entries.get(key);
     if (!e) return;
-    this.bytes -= e.body.length;
+    this.bytes -= e.body.length + (e.variants.br?.length ?? 0) + (e.variants.gzip?.length ?? 0);
     this.entries.delete(key);
   }
 }

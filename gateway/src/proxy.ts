@@ -1,6 +1,14 @@
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
+import {
+  COMPRESS_THRESHOLD,
+  compressBody,
+  compressible,
+  compressStream,
+  type Encoding,
+  varyOnEncoding,
+} from './compression.ts';
 
 /**
  * The gateway's proxy hop: one undici pool per upstream service, and a dispatch handler that
@@ -160,13 +168,22 @@ export interface ProxyCall {
   body: Buffer | Readable | null;
   /** Retry once on a connection failure before any answer (GET/HEAD: nothing was done). */
   retryable: boolean;
+  /** The encoding the client accepts (compressible answers are compressed), or none. */
+  encoding: Encoding | undefined;
   /**
    * Called with the answer's headers before they are copied; returns the edge-cache TTL
    * (seconds) when the answer may be cached, and may drop headers (Surrogate-Control).
    */
   onHeaders?: (status: number, headers: Record<string, string | string[]>) => number;
-  /** Called with a cacheable answer's full body before it is sent. */
-  onCacheable?: (status: number, body: Buffer, ttl: number) => void;
+  /**
+   * Called with a cacheable answer's full (uncompressed) body before it is sent; returns a
+   * place to keep the compressed copy, if the answer is compressed.
+   */
+  onCacheable?: (
+    status: number,
+    body: Buffer,
+    ttl: number,
+  ) => ((encoding: Encoding, body: Buffer) => void) | undefined;
   /** Answers a failure that happened before any of the upstream's answer was sent. */
   onFailure: (reply: FastifyReply, err: Error) => void;
   /** Largest cacheable answer collected whole. */
@@ -186,6 +203,8 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
   private ttl = 0;
   private status = 0;
   private attempts = 1;
+  /** The answer may be compressed for this client (type, encoding and status allow it). */
+  private compress = false;
 
   constructor(
     private readonly call: ProxyCall,
@@ -226,6 +245,13 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
       this.headers.push([name, value]);
     }
     const size = length === undefined ? Number.POSITIVE_INFINITY : Number(length);
+    if (compressible(statusCode, h['content-type'], h['content-encoding'], h['cache-control'])) {
+      // Whether or not this client gets it compressed, a shared cache must know it depends.
+      const vary = this.headers.find(([name]) => name === 'vary');
+      if (vary) vary[1] = varyOnEncoding(vary[1]);
+      else this.headers.push(['vary', 'accept-encoding']);
+      this.compress = this.call.encoding !== undefined && this.call.method !== 'HEAD';
+    }
     if (this.call.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       if (length !== undefined && this.call.method === 'HEAD') this.headers.push(['content-length', length]);
       this.chunks = [];
@@ -233,7 +259,6 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
       this.chunks = [];
     } else {
       this.ttl = 0;
-      if (length !== undefined) this.headers.push(['content-length', length]);
       const stream = new Readable({
         read: () => controller.resume(),
         destroy: (err, done) => {
@@ -244,7 +269,16 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
       });
       this.stream = stream;
       this.writeHead();
-      this.reply.send(stream);
+      const encoding = this.compress ? this.call.encoding : undefined;
+      if (encoding) {
+        const zipped = compressStream(encoding);
+        pipeline(stream, zipped, () => {});
+        this.reply.header('content-encoding', encoding);
+        this.reply.send(zipped);
+      } else {
+        if (length !== undefined) this.reply.header('content-length', length);
+        this.reply.send(stream);
+      }
     }
   }
 
@@ -274,8 +308,19 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
       return;
     }
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-    if (this.ttl > 0) this.call.onCacheable?.(this.status, body, this.ttl);
-    this.reply.send(body);
+    const keep = this.ttl > 0 ? this.call.onCacheable?.(this.status, body, this.ttl) : undefined;
+    const encoding = this.call.encoding;
+    if (!this.compress || !encoding || body.length < COMPRESS_THRESHOLD) {
+      this.reply.send(body);
+      return;
+    }
+    compressBody(body, encoding).then(
+      (zipped) => {
+        keep?.(encoding, zipped);
+        this.reply.header('content-encoding', encoding).send(zipped);
+      },
+      () => this.reply.send(body),
+    );
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error) {

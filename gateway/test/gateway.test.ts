@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PRERENDER_DIR, PRERENDER_ORIGIN_PLACEHOLDER, type PrerenderManifest } from '@parley/contracts/web';
 import { createLogger, type ServiceInstance, verifyAssertion } from '@parley/kit';
 import { freePort } from '@parley/kit/testing';
@@ -85,6 +86,12 @@ beforeAll(async () => {
     return reply.code(201).send({ id: 'p2' });
   });
   upstream.post('/api/bookings', async (_req, reply) => reply.code(201).send({ id: 'b1' }));
+  // A large public answer (streamed through the gateway, not collected).
+  upstream.get('/sitemap.xml', async (_req, reply) =>
+    reply
+      .type('application/xml')
+      .send(`<urlset>${'<url><loc>https://x.test/a</loc></url>'.repeat(4000)}</urlset>`),
+  );
   let blogReads = 0;
   upstream.get('/api/blog', async (_req, reply) => {
     blogReads++;
@@ -583,7 +590,79 @@ describe('gateway', () => {
       headers: { 'accept-encoding': 'gzip' },
     });
     expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toContain('accept-encoding');
     expect(((await res.json()) as { big: string }).big).toHaveLength(4000);
+  });
+
+  it('prefers brotli, and compresses only what is worth it', async () => {
+    const raw = async (
+      path: string,
+      headers: Record<string, string>,
+      init: { method?: string; body?: string } = {},
+    ) => {
+      const client = new Client(base);
+      try {
+        const r = await client.request({
+          method: (init.method ?? 'GET') as 'GET',
+          path,
+          headers,
+          body: init.body,
+        });
+        const body = Buffer.from(await r.body.arrayBuffer());
+        return { status: r.statusCode, encoding: r.headers['content-encoding'], vary: r.headers.vary, body };
+      } finally {
+        await client.close();
+      }
+    };
+    const json = await raw('/api/bookings/available?date=2026-01-02', { 'accept-encoding': 'gzip, br' });
+    expect(json.encoding).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(json.body).toString()).big).toHaveLength(4000);
+    // Asked not to, or not accepted: as it is.
+    expect(
+      (await raw('/api/bookings/available', { 'accept-encoding': 'br', 'x-no-compression': '1' })).encoding,
+    ).toBeUndefined();
+    expect((await raw('/api/bookings/available', {})).encoding).toBeUndefined();
+    expect((await raw('/api/bookings/available', { 'accept-encoding': 'br;q=0, gzip' })).encoding).toBe(
+      'gzip',
+    );
+    // Small answers and audio stay as they are.
+    const small = await raw('/api/health/booking', { 'accept-encoding': 'br' });
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.encoding).toBeUndefined();
+    const speech = await raw(
+      '/api/voice/text-to-speech',
+      { 'accept-encoding': 'br', 'content-type': 'application/json' },
+      { method: 'POST', body: JSON.stringify({ text: 'x'.repeat(2000), speaker: 'ai' }) },
+    );
+    expect(speech.status).toBe(200);
+    expect(speech.encoding).toBeUndefined();
+    // A large streamed answer is compressed as it streams.
+    const sitemap = await raw('/sitemap.xml', { 'accept-encoding': 'gzip' });
+    expect(sitemap.encoding).toBe('gzip');
+    const xml = gunzipSync(sitemap.body).toString();
+    expect(xml.startsWith('<urlset>')).toBe(true);
+    expect(xml.length).toBe(
+      '<urlset></urlset>'.length + 4000 * '<url><loc>https://x.test/a</loc></url>'.length,
+    );
+    // An edge-cached answer is compressed for each encoding asked for, and stays the same answer.
+    const first = await raw('/api/bookings/available?cached=1&z=1', { 'accept-encoding': 'gzip' });
+    const hitBr = await raw('/api/bookings/available?cached=1&z=1', { 'accept-encoding': 'br' });
+    const hitGzip = await raw('/api/bookings/available?cached=1&z=1', { 'accept-encoding': 'gzip' });
+    const plain = await raw('/api/bookings/available?cached=1&z=1', {});
+    expect([first.encoding, hitBr.encoding, hitGzip.encoding, plain.encoding]).toEqual([
+      'gzip',
+      'br',
+      'gzip',
+      undefined,
+    ]);
+    const decoded = [
+      gunzipSync(first.body),
+      brotliDecompressSync(hitBr.body),
+      gunzipSync(hitGzip.body),
+      plain.body,
+    ];
+    for (const d of decoded) expect(d.toString()).toBe(plain.body.toString());
+    expect(hitBr.vary).toContain('accept-encoding');
   });
 
   it('rate-limits the costly public routes per client with 429 and Retry-After', async () => {
