@@ -386,6 +386,7 @@ describe('calls through Twilio (the real SDK against a stand-in API)', () => {
       expect(form.StatusCallback).toMatch(
         /^https:\/\/parley\.example\/api\/voice\/twilio\/status\?conversation=[0-9a-f-]{36}$/,
       );
+      expect(await callback(form.StatusCallback as string, status(sid, 'initiated'))).toBe(200);
       expect(await callback(form.StatusCallback as string, status(sid, 'ringing'))).toBe(200);
       return { status: 201, body: { sid, status: 'queued' } };
     };

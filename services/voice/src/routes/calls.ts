@@ -159,7 +159,8 @@ export async function callRoutes(
         request.log.warn('twilio callback with a missing or wrong signature refused');
         throw new HttpError(403, 'Invalid signature');
       }
-      const status = params.CallStatus as CallStatus;
+      // The "initiated" event may report CallStatus=initiated: the call exists, still queued.
+      const status = (params.CallStatus === 'initiated' ? 'queued' : params.CallStatus) as CallStatus;
       if (!params.CallSid || !(CALL_STATUSES as readonly string[]).includes(status))
         throw badRequest('Unknown call status');
       const duration = params.CallDuration ? Number(params.CallDuration) : undefined;
