@@ -9,6 +9,9 @@ status=0
 
 step() { echo; echo "== $1"; }
 
+step "prerequisites (nats-server, chromium, deployment and load tools)"
+bash scripts/prereqs.sh || exit 1
+
 step "generate Prisma clients"
 pnpm -s generate >/dev/null || exit 1
 

@@ -39,6 +39,28 @@ if [ "${1:-}" = "--print" ]; then
   exit 0
 fi
 
+# --check: exit 0 when every tool is built at its pinned version, else name what is missing
+# (scripts/prereqs.sh decides whether it can build them).
+if [ "${1:-}" = "--check" ]; then
+  status=0
+  for pair in "helm $HELM_VERSION" "kubeconform $KUBECONFORM_VERSION" "kustomize $KUSTOMIZE_VERSION" "k6 $K6_VERSION"; do
+    set -- $pair
+    if [ ! -x "$BIN/$1" ] || [ "$(cut -d' ' -f1 "$BIN/.$1.version" 2>/dev/null)" != "$2" ]; then
+      echo "tools: $1 $2 is not built"
+      status=1
+    fi
+  done
+  if [ "$(cat "$TOOLS/py/.version" 2>/dev/null)" != "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION" ]; then
+    echo "tools: the Python venv (kubernetes-validate, PyYAML, moto) is not installed"
+    status=1
+  fi
+  if [ "$(cat "$TOOLS/kubeconform-schemas/.version" 2>/dev/null)" != "$KUBERNETES_VALIDATE_VERSION $KUBERNETES_VERSION" ]; then
+    echo "tools: the kubeconform schemas are not written"
+    status=1
+  fi
+  exit $status
+fi
+
 mkdir -p "$BIN"
 
 if ! command -v go >/dev/null 2>&1; then

@@ -11,12 +11,12 @@ import { freePort } from '../../services/kit/src/local/ports.ts';
 import { type Platform, startPlatform } from '../lib/platform.ts';
 import { BIN, run, toolsGate } from './tools.ts';
 
-const gate = toolsGate(['k6']);
+toolsGate(['k6']);
 const SCRIPTS = ['public-browsing', 'booking-funnel', 'admin-browsing'];
 const ADMIN = { email: 'k6-admin@parley.test', password: 'k6-admin-password-1' };
 const script = (name: string) => join('scripts/k6', `${name}.ts`);
 
-describe.skipIf(gate.skip)('k6 scripts', () => {
+describe('k6 scripts', () => {
   let platform: Platform;
   let out: string;
 

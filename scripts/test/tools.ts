@@ -21,10 +21,7 @@ export const BIN = {
 export const KUBERNETES_VERSION = '1.37.0';
 export const CHART = join(repoRoot, 'charts/parley');
 
-/**
- * Tools missing on this machine. With CI=true the caller must fail on any (never skip
- * silently); elsewhere the suite is skipped with a message naming `scripts/tools.sh`.
- */
+/** Tools missing on this machine (scripts/prereqs.sh builds them before `pnpm test`). */
 export function missingTools(names: (keyof typeof BIN)[]): string[] {
   const missing: string[] = names.filter((n) => !existsSync(BIN[n])).map((n) => BIN[n]);
   if (
@@ -36,13 +33,12 @@ export function missingTools(names: (keyof typeof BIN)[]): string[] {
   return missing;
 }
 
-export function toolsGate(names: (keyof typeof BIN)[]): { skip: boolean } {
+/** Fails at once, naming the command, when a tool is missing: these tests never skip. */
+export function toolsGate(names: (keyof typeof BIN)[]): { skip: false } {
   const missing = missingTools(names);
-  if (missing.length === 0) return { skip: false };
-  const message = `deployment tools missing (${missing.join(', ')}): run scripts/tools.sh`;
-  if (process.env.CI === 'true') throw new Error(`${message} (CI=true: not skipping)`);
-  console.warn(`SKIPPED: ${message}`);
-  return { skip: true };
+  if (missing.length)
+    throw new Error(`deployment tools missing (${missing.join(', ')}): run bash scripts/tools.sh`);
+  return { skip: false };
 }
 
 export interface RunResult {

@@ -4,7 +4,7 @@ import { type PostgresServer, startEmbeddedPostgres } from '../local/postgres.ts
 /**
  * Vitest global setup of the integration tier: real PostgreSQL and real NATS.
  * TEST_DATABASE_URL / NATS_URL are used when given; otherwise an embedded PostgreSQL
- * and a local nats-server are started. With CI=true a missing dependency fails the run.
+ * and a local nats-server are started; a missing nats-server fails the run, naming the command.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   let pgServer: PostgresServer | null = null;
@@ -18,14 +18,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
 
   if (!process.env.NATS_URL) {
-    if (natsServerBinary()) {
-      nats = await startNatsServer();
-      process.env.NATS_URL = nats.url;
-    } else if (process.env.CI === 'true') {
-      throw new Error('CI=true and no NATS available: install nats-server or set NATS_URL');
-    } else {
-      console.warn('[integration] nats-server not found: NATS-backed tests will fail');
-    }
+    if (!natsServerBinary())
+      throw new Error('nats-server is not installed: run `apt-get install -y nats-server` (or set NATS_URL)');
+    nats = await startNatsServer();
+    process.env.NATS_URL = nats.url;
   }
 
   return async () => {
