@@ -8,7 +8,7 @@ export const EmailEnv = Type.Object({
   /** Signs tracking and unsubscribe tokens (≥ 32 characters). Generated per data directory by `pnpm start`. */
   EMAIL_SIGNING_SECRET: Type.String({ minLength: 32 }),
   /** Origin put in front of every link in a mail (tracking, unsubscribe, invitations). */
-  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
+  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Sender when the settings name none (`smtp_from_email` / `smtp_from_name`). */
   MAIL_FROM_EMAIL: Type.Optional(Type.String({ format: 'email' })),
   MAIL_FROM_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

@@ -2,6 +2,7 @@ import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { composeMime, headersOf, newMessageId, partOf } from '../src/domain/mime.ts';
 import { renderMail } from '../src/domain/templates.ts';
+import { testModeOf } from '../src/repo/settings-copy.repository.ts';
 import { previewHtml } from '../src/routes/outbox.ts';
 import { validTestAddresses } from '../src/routes/test-mail.ts';
 import { mask } from '../src/routes/unsubscribe.ts';
@@ -92,5 +93,35 @@ describe('helpers', () => {
   it('masks addresses on the unsubscribe page', () => {
     expect(mask('grace@example.com')).toBe('g****@example.com');
     expect(mask('a@b.c')).toBe('a*@b.c');
+  });
+});
+
+describe('test mode from the settings copy', () => {
+  const view = (values: Record<string, string>) => {
+    const map = new Map(Object.entries(values));
+    return { values: map, get: (k: string) => map.get(k)?.trim() || undefined };
+  };
+  it('is on only for the string true, with at most 5 saved addresses that contain @', () => {
+    expect(testModeOf(view({}))).toEqual({ enabled: false, addresses: [] });
+    expect(
+      testModeOf(
+        view({
+          test_environment_enabled: 'true',
+          test_email_addresses: JSON.stringify([
+            'a@x.test',
+            'nope',
+            'b@x.test',
+            'c@x.test',
+            'd@x.test',
+            'e@x.test',
+            'f@x.test',
+          ]),
+        }),
+      ),
+    ).toEqual({ enabled: true, addresses: ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test', 'e@x.test'] });
+    expect(testModeOf(view({ test_environment_enabled: 'TRUE', test_email_addresses: '{broken' }))).toEqual({
+      enabled: false,
+      addresses: [],
+    });
   });
 });

@@ -18,7 +18,7 @@ import { type MailContent, renderMail } from '../domain/templates.ts';
 import { newTrackingId, type TokenSigner } from '../domain/tokens.ts';
 import { addTracking } from '../domain/tracking.ts';
 import type { MailRepository, NewMail } from '../repo/mail.repository.ts';
-import type { SettingsCopy } from '../repo/settings-copy.repository.ts';
+import { type SettingsCopy, testModeOf } from '../repo/settings-copy.repository.ts';
 import { recordOutcome } from '../repo/tracking.repository.ts';
 import type { Transports } from './index.ts';
 import type { Suppress } from './suppress.ts';
@@ -82,6 +82,15 @@ export class Mailer {
       name: view.get('smtp_from_name') ?? this.deps.config.MAIL_FROM_NAME ?? DEFAULT_FROM_NAME,
       address: view.get('smtp_from_email') ?? this.deps.config.MAIL_FROM_EMAIL ?? DEFAULT_FROM_EMAIL,
     };
+  }
+
+  /**
+   * Test mode as the settings say (`test_environment_enabled`, `test_email_addresses`): when on,
+   * campaign sends go to the test addresses only, marked with the original recipient count
+   * (MailRequest.testMode). Transactional mail is never redirected.
+   */
+  async testMode(): Promise<{ enabled: boolean; addresses: string[] }> {
+    return testModeOf(await this.deps.settings.view());
   }
 
   /** Where notifications for the team go: support_email, else SUPPORT_EMAIL, else the sales address. */

@@ -40,13 +40,13 @@ function MessageView({ mail }: { mail: SentMailDetail }) {
           {mail.subject}
         </h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-slate-500">From</dt>
+          <dt className="text-slate-400">From</dt>
           <dd className="break-all text-slate-200">{mail.from}</dd>
-          <dt className="text-slate-500">To</dt>
+          <dt className="text-slate-400">To</dt>
           <dd className="break-all text-slate-200">{mail.to}</dd>
-          <dt className="text-slate-500">Date</dt>
+          <dt className="text-slate-400">Date</dt>
           <dd className="text-slate-200">{formatShortDateTime(mail.sentAt ?? mail.createdAt)}</dd>
-          <dt className="text-slate-500">Message-ID</dt>
+          <dt className="text-slate-400">Message-ID</dt>
           <dd className="break-all font-mono text-xs text-slate-300">{mail.messageId}</dd>
         </dl>
         <div className="flex flex-wrap items-center gap-2">

@@ -29,7 +29,7 @@ export default function SentMailPage() {
   const outbox = useOutbox(q, offset);
   const page = outbox.data;
   return (
-    <section>
+    <section data-testid="sent-mail-page">
       <title>Sent mail · Parley Admin</title>
       <PageHeader
         title="Sent mail"
@@ -113,7 +113,7 @@ export default function SentMailPage() {
                       ) : null}
                     </span>
                     <span className="mt-0.5 block truncate text-xs text-slate-400">To {m.to}</span>
-                    <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-500">
+                    <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-400">
                       <Badge>{kindLabel(m.kind)}</Badge>
                       <Badge className={STATUS_BADGE[m.status]}>{m.status}</Badge>
                       <span>{formatShortDateTime(m.sentAt ?? m.createdAt)}</span>
