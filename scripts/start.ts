@@ -32,13 +32,21 @@ import {
   startNatsServer,
   withDatabase,
 } from '@parley/kit/local';
-import { buildWhatIsNeeded } from './lib/build.ts';
+import { buildWeb, generatePrismaClients } from './lib/build.ts';
 import { startEventAudit } from './lib/event-audit.ts';
 import { repoRoot } from './lib/paths.ts';
 
 const distributed = process.argv.includes('--distributed');
 const log = createLogger('parley', process.env.LOG_LEVEL ?? 'info');
 const started = Date.now();
+/** Where the start's time goes, printed when ready (`pnpm bench start` reads it). */
+const phases: Record<string, number> = {};
+let phaseMark = started;
+function phaseDone(name: string) {
+  const now = Date.now();
+  phases[name] = (phases[name] ?? 0) + (now - phaseMark);
+  phaseMark = now;
+}
 
 const dataDir = resolve(process.env.PARLEY_DATA_DIR ?? join(repoRoot, '.data'));
 mkdirSync(dataDir, { recursive: true });
@@ -89,10 +97,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 async function main() {
-  buildWhatIsNeeded((m) => log.info(m));
+  generatePrismaClients((m) => log.info(m));
+  phaseDone('prisma clients');
+  buildWeb((m) => log.info(m));
+  phaseDone('web bundle');
   // Imported only now: the services import their Prisma clients, which a fresh clone has
   // just generated above.
   const { SERVICES, upstreamVar } = await import('./lib/services.ts');
+  phaseDone('loading code');
   const telemetry = startTelemetry({
     serviceName: 'parley',
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -109,6 +121,7 @@ async function main() {
     cleanups.push({ name: 'postgresql', stop: () => pg.stop() });
     adminUrl = pg.adminUrl;
   }
+  phaseDone('postgresql');
 
   const secret = dataSecret('INTERNAL_AUTH_SECRET', 'internal-auth-secret');
   const upstreams: Record<string, string> = {};
@@ -154,6 +167,7 @@ async function main() {
       upstreams[upstreamVar(service.name)] = `http://127.0.0.1:${port}`;
     }
     await Promise.all(Object.values(upstreams).map((u) => waitReady(u)));
+    phaseDone('services (processes)');
   } else {
     // NATS when NATS_URL is set; otherwise the local bus, whose durable log is its own database.
     await ensureDatabase(adminUrl, 'parley_bus');
@@ -168,6 +182,7 @@ async function main() {
       const audit = await startEventAudit({ bus, adminUrl, logger: log });
       cleanups.push({ name: 'event audit', stop: () => audit.stop() });
     }
+    phaseDone('event bus');
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);
@@ -178,6 +193,7 @@ async function main() {
       });
       cleanups.push({ name: service.name, stop: () => running.stop() });
       upstreams[upstreamVar(service.name)] = running.url;
+      phaseDone(service.name);
     }
   }
 
@@ -198,7 +214,9 @@ async function main() {
   const port = gatewayConfig.PORT ?? 3000;
   const host = gatewayConfig.HOST ?? '0.0.0.0';
   await gateway.listen({ port, host });
+  phaseDone('gateway');
   const url = `http://localhost:${port}`;
+  log.info({ phases }, 'startup phases (ms)');
   log.info(
     {
       url,

@@ -117,7 +117,7 @@ export function withBuildLock<T>(fn: () => T, lockPath = LOCK, timeoutMs = 15 * 
   }
 }
 
-function buildWeb(log: (msg: string) => void): void {
+export function buildWeb(log: (msg: string) => void): void {
   if (process.env.PARLEY_SKIP_WEB_BUILD === 'true') return;
   const sources = webSourcesMtime();
   if (webIsCurrent(sources)) return;
