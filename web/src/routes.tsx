@@ -119,7 +119,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'admin/settings',
-            lazy: async () => ({ Component: (await import('./admin/pages/placeholders.tsx')).SettingsPage }),
+            lazy: async () => ({ Component: (await import('./admin/settings/page.tsx')).default }),
           },
           {
             path: 'admin/address-books',

@@ -1,0 +1,144 @@
+import { DEFAULT_SMTP_PORT } from '@parley/contracts/settings';
+import { useMutation } from '@tanstack/react-query';
+import { AlertTriangle, Loader2, Send } from 'lucide-react';
+import { type FormEvent, useCallback, useId, useState } from 'react';
+import { toast } from '../../components/toast/index.ts';
+import { EMAIL_RE } from '../components/login-form.tsx';
+import { cardClass, FieldError, inputClass, labelClass, secondaryButton } from '../components/ui.tsx';
+import { messageOr } from '../lib/api.ts';
+import { useAdmin } from '../lib/session.tsx';
+import { sendTestEmails, serviceUnavailable } from './api.ts';
+import { EmailServiceNotice } from './email-service-notice.tsx';
+import { type FieldDef, SettingsForm } from './settings-form.tsx';
+
+export const SMTP_FIELDS: FieldDef[] = [
+  { key: 'smtp_host', label: 'SMTP Host', placeholder: 'smtp.example.com' },
+  {
+    key: 'smtp_port',
+    label: 'SMTP Port',
+    kind: 'port',
+    defaultValue: String(DEFAULT_SMTP_PORT),
+    hint: '587 (STARTTLS) is the usual port; 465 for TLS from the start.',
+  },
+  { key: 'smtp_username', label: 'SMTP Username', placeholder: 'sales@example.com', autoComplete: 'off' },
+  { key: 'smtp_password', label: 'SMTP Password', kind: 'password' },
+  { key: 'smtp_from_name', label: 'From Name', placeholder: 'Your company' },
+  { key: 'smtp_from_email', label: 'From Email', kind: 'email', placeholder: 'sales@example.com' },
+];
+
+export const SMTP_MISMATCH_WARNING =
+  'The SMTP username and the default From Email must be the same authenticated address: a mismatch makes the mail server refuse to send.';
+
+/** Test Email Configuration: sends one test mail through the email service. */
+function TestEmailCard() {
+  const id = useId();
+  const admin = useAdmin();
+  const [email, setEmail] = useState(admin.email);
+  const [error, setError] = useState<string | undefined>();
+  const [unavailable, setUnavailable] = useState<string | null>(null);
+  const send = useMutation({
+    mutationFn: (to: string) => sendTestEmails([to]),
+    onSuccess: (res, to) => {
+      setUnavailable(null);
+      toast({
+        title: 'Test emails sent successfully',
+        description: res?.message ?? `A test email went to ${to}.`,
+      });
+    },
+    onError: (err) => {
+      setUnavailable(serviceUnavailable(err));
+      toast({
+        variant: 'destructive',
+        title: 'Test email failed',
+        description: messageOr(err, 'Failed to send test email'),
+      });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (send.isPending) return;
+    const to = email.trim();
+    if (!EMAIL_RE.test(to)) {
+      setError('Please enter a valid email');
+      document.getElementById(`${id}-email`)?.focus();
+      return;
+    }
+    setError(undefined);
+    send.mutate(to);
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-labelledby={`${id}-title`}
+      className={`${cardClass} space-y-3 p-4 sm:p-5`}
+    >
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
+        Test Email Configuration
+      </h2>
+      <p className="text-sm text-slate-400">Send a test email with the saved SMTP settings.</p>
+      <EmailServiceNotice message={unavailable} />
+      <div>
+        <label htmlFor={`${id}-email`} className={labelClass}>
+          Send test to
+        </label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="email"
+          className={inputClass}
+          value={email}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-email-error` : undefined}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <FieldError id={`${id}-email-error`} message={error} />
+      </div>
+      <button type="submit" className={secondaryButton} disabled={send.isPending} aria-busy={send.isPending}>
+        {send.isPending ? (
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+        ) : (
+          <Send className="h-4 w-4" aria-hidden="true" />
+        )}
+        {send.isPending ? 'Sending...' : 'Send Test Email'}
+      </button>
+    </form>
+  );
+}
+
+/** SMTP (spec §2, §5): the outgoing mail configuration and the Test Email Configuration card. */
+export function SmtpTab() {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const onValuesChange = useCallback((v: Record<string, string>) => setValues(v), []);
+  const user = values.smtp_username?.trim().toLowerCase() ?? '';
+  const from = values.smtp_from_email?.trim().toLowerCase() ?? '';
+  const mismatch = Boolean(user && from && user !== from);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
+      <SettingsForm
+        title="SMTP Configuration"
+        description="The mail server every email of the platform is sent through."
+        fields={SMTP_FIELDS}
+        submitLabel="Save SMTP Settings"
+        onValuesChange={onValuesChange}
+      >
+        <div
+          role={mismatch ? 'alert' : 'note'}
+          data-testid="smtp-address-warning"
+          className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm ${
+            mismatch
+              ? 'border-red-500/50 bg-red-500/10 text-red-200'
+              : 'border-amber-400/40 bg-amber-400/10 text-amber-100'
+          }`}
+        >
+          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>
+            {SMTP_MISMATCH_WARNING}
+            {mismatch ? ' These two differ now.' : ''}
+          </span>
+        </div>
+      </SettingsForm>
+      <TestEmailCard />
+    </div>
+  );
+}
