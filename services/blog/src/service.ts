@@ -3,6 +3,7 @@ import { defineService } from '@parley/kit';
 import { generatorFrom } from './ai/index.ts';
 import { BlogEnv, settingsFrom } from './config.ts';
 import { createDb } from './db.ts';
+import { registerDiagnostics } from './diagnostics.ts';
 import { PublicCache } from './domain/public-cache.ts';
 import { BlogRepository } from './repo/blog.repository.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -23,6 +24,7 @@ export const blogService = defineService({
     deps.onShutdown(() => cache.stop());
     const generator = generatorFrom(deps.config);
     deps.logger.info({ provider: generator.provider, model: generator.model }, 'blog writer ready');
+    registerDiagnostics(deps, { generator });
     const ctx = { repo, cache, generator, settings, deps, now: deps.now };
     await publicRoutes(app, ctx);
     await adminRoutes(app, ctx);

@@ -5,6 +5,7 @@ import { twilioProvider } from './calls/twilio.ts';
 import type { CallProvider } from './calls/types.ts';
 import { settingsFrom, VoiceEnv, type VoiceSettings } from './config.ts';
 import { createDb } from './db.ts';
+import { registerDiagnostics } from './diagnostics.ts';
 import { CallsRepository } from './repo/calls.repository.ts';
 import { SpeechRepository } from './repo/speech.repository.ts';
 import { callRoutes } from './routes/calls.ts';
@@ -88,6 +89,12 @@ export const voiceService = defineService({
       provider = simulator;
     }
     deps.logger.info({ provider: provider.name }, 'call provider ready');
+    registerDiagnostics(deps, {
+      engine,
+      provider,
+      voice: settings.defaultVoice,
+      ...(deps.config.TWILIO_API_URL ? { twilioApiBase: deps.config.TWILIO_API_URL } : {}),
+    });
     await callRoutes(app, {
       repo,
       provider,

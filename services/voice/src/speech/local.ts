@@ -80,8 +80,8 @@ export interface LocalEngineOptions {
   /** Worker threads (default: the CPU count, at most 4). */
   workers?: number;
   /**
-   * Longest a synthesis may take from the request, queueing included (default 30 s, under
-   * the gateway's upstream timeout). A request past it fails; a worker still running it is
+   * Longest a synthesis may take from the request, queueing included (default 45 s, under
+   * the gateway's 60 s upstream timeout). A request past it fails; a worker still running it is
    * terminated and replaced, so a stuck synthesis cannot hold a thread.
    */
   timeoutMs?: number;
@@ -90,7 +90,7 @@ export interface LocalEngineOptions {
   logger?: Log;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 45_000;
 /** A worker that dies before it is ready is restarted after a pause doubling up to this. */
 const MAX_RESPAWN_DELAY_MS = 30_000;
 
