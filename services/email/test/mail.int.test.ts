@@ -365,6 +365,24 @@ describe('SMTP from the settings', () => {
     expect(m!.parsed.subject).toBe("You're invited to the Parley back office");
     expect(m!.parsed.text).toContain('Accept the invitation: https://parley.test/admin/invite/tok_abc123');
     expect(m!.parsed.html).toContain('href="https://parley.test/admin/invite/tok_abc123"');
+    // Once sent, the one-time link lives only in the recipient's mailbox: the stored copy
+    // keeps the headers, and the Sent mail view shows no content.
+    const [row] = await messagesOfEvent(eventId);
+    const stored = await db.query(`SELECT "html", "text", "raw" FROM "mail_messages" WHERE "id" = $1`, [
+      row.id,
+    ]);
+    expect(stored.rows[0].html).toBeNull();
+    expect(stored.rows[0].raw.toString()).not.toContain('tok_abc123');
+    expect(stored.rows[0].raw.toString()).toMatch(/^Subject: You're invited/m);
+    expect(stored.rows[0].raw.toString()).toMatch(
+      /\r\n\r\n\[content removed after sending: it held a one-time link\]$/,
+    );
+    const view = await t.call('GET', `/api/admin/email/outbox/${row.id}`, undefined, await t.admin());
+    expect(view.json).toMatchObject({
+      html: null,
+      text: '[content removed after sending: it held a one-time link]',
+    });
+    expect(view.text).not.toContain('tok_abc123');
   });
 
   it('sends test emails (1–5 valid addresses) and answers the spec messages', async () => {

@@ -81,9 +81,15 @@ describe('open pixel and click redirect', () => {
       ['click', null],
     ]);
 
+    // A HEAD (a link checker) is answered but not counted.
+    const head = await fetch(`${t.svc.url}${m.pixel}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
     // The same pixel again is another (human) open: people reopen mail.
     await t.call('GET', m.pixel, undefined, { 'user-agent': IPHONE });
     await expect.poll(async () => (await row(m.trackingId)).open_count).toBe(2);
+    // Several flushes later, still the five hits that were GETs.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await events(m.trackingId)).toHaveLength(5);
   });
 
   it('refuses forged, altered and cross-purpose tokens, and never redirects elsewhere', async () => {

@@ -50,6 +50,14 @@ export interface MailSummary {
 
 type Tx = Parameters<Parameters<EmailDb['$transaction']>[0]>[0];
 
+/**
+ * Kinds whose content carries a one-time secret (the invitation link): once the message is
+ * sent, the stored copy keeps its headers only, so the link lives nowhere but in the
+ * recipient's mailbox (and is never shown in the Sent mail view).
+ */
+export const SECRET_KINDS = ['admin_invitation'];
+export const REMOVED_NOTE = '[content removed after sending: it held a one-time link]';
+
 /** A message claimed for sending longer ago than this was interrupted by a stop. */
 const SENDING_STALE_MS = 10 * 60_000;
 
@@ -151,12 +159,17 @@ export class MailRepository {
     await this.pool.query(
       `WITH m AS (
          UPDATE "mail_messages" SET "status" = 'sent', "sent_at" = now(), "updated_at" = now(), "transport" = $2,
-           "provider_message_id" = $3, "last_error" = NULL
+           "provider_message_id" = $3, "last_error" = NULL,
+           "html" = CASE WHEN "kind" = ANY($4::text[]) THEN NULL ELSE "html" END,
+           "text" = CASE WHEN "kind" = ANY($4::text[]) THEN $5 ELSE "text" END,
+           "raw" = CASE WHEN "kind" = ANY($4::text[])
+             THEN substring("raw" FROM 1 FOR position('\\x0d0a0d0a'::bytea IN "raw") + 3) || convert_to($5, 'UTF8')
+             ELSE "raw" END
          WHERE "id" = $1 RETURNING "id")
        UPDATE "email_tracking" SET "sent_at" = now(), "updated_at" = now(),
          "status" = CASE WHEN "status" = 'pending' THEN 'sent' ELSE "status" END
        WHERE "mail_message_id" IN (SELECT "id" FROM m)`,
-      [id, transport, providerMessageId],
+      [id, transport, providerMessageId, SECRET_KINDS, REMOVED_NOTE],
     );
   }
 

@@ -20,17 +20,19 @@ export async function trackingRoutes(
     const trackingId = signer.verify('open', request.params.trackingId.replace(/\.gif$/, ''));
     if (!trackingId) return reply.status(404).send({ error: 'Not Found', message: 'Unknown tracking link' });
     const ua = request.headers['user-agent'];
-    buffer.push({
-      trackingId,
-      type: 'open',
-      at: new Date(),
-      userAgent: ua?.slice(0, 500) ?? null,
-      ip: request.ip ?? null,
-      clickUrl: null,
-      proxy: privacyProxyOf(ua, request.ip),
-      deviceType: deviceTypeOf(ua),
-      browserType: browserTypeOf(ua),
-    });
+    // A HEAD (link checkers, prefetchers) reads nothing: it is answered, not counted.
+    if (request.method !== 'HEAD')
+      buffer.push({
+        trackingId,
+        type: 'open',
+        at: new Date(),
+        userAgent: ua?.slice(0, 500) ?? null,
+        ip: request.ip ?? null,
+        clickUrl: null,
+        proxy: privacyProxyOf(ua, request.ip),
+        deviceType: deviceTypeOf(ua),
+        browserType: browserTypeOf(ua),
+      });
     return reply
       .header('content-type', 'image/gif')
       .header('cache-control', 'no-store, no-cache, must-revalidate, private')
@@ -47,17 +49,18 @@ export async function trackingRoutes(
       if (!u || !s || !/^https?:\/\//i.test(u) || !signer.verifyClick(trackingId, u, s))
         return reply.status(400).send({ error: 'Bad Request', message: 'This link is not valid.' });
       const ua = request.headers['user-agent'];
-      buffer.push({
-        trackingId,
-        type: 'click',
-        at: new Date(),
-        userAgent: ua?.slice(0, 500) ?? null,
-        ip: request.ip ?? null,
-        clickUrl: u.slice(0, 2048),
-        proxy: null,
-        deviceType: deviceTypeOf(ua),
-        browserType: browserTypeOf(ua),
-      });
+      if (request.method !== 'HEAD')
+        buffer.push({
+          trackingId,
+          type: 'click',
+          at: new Date(),
+          userAgent: ua?.slice(0, 500) ?? null,
+          ip: request.ip ?? null,
+          clickUrl: u.slice(0, 2048),
+          proxy: null,
+          deviceType: deviceTypeOf(ua),
+          browserType: browserTypeOf(ua),
+        });
       return reply.header('cache-control', 'no-store, private').redirect(u, 302);
     },
   );
