@@ -10,4 +10,15 @@ export const PUBLISHES = [
   'email.contact.unsubscribed',
   'email.contact.resubscribed',
 ] as const;
-export const CONSUMES = [] as const;
+/**
+ * Mail: the settings copy (SMTP, sender, brand, support address, test mode) and the
+ * transactional mails (booking confirmation and cancellation with .ics, booking and contact
+ * notifications, admin invitation); see src/mail.ts and src/transactional.ts.
+ */
+export const CONSUMES = [
+  'settings.setting.changed',
+  'booking.booking.created',
+  'booking.booking.status_changed',
+  'booking.contact.submitted',
+  'identity.admin.invited',
+] as const;
