@@ -26,7 +26,8 @@ export function privacyProxyOf(userAgent: string | undefined, ip: string | undef
   if (/GoogleImageProxy/i.test(ua)) return 'gmail-proxy';
   if (/YahooMailProxy/i.test(ua)) return 'yahoo-proxy';
   if (ua === 'Mozilla/5.0') return 'apple-mpp';
-  if (ip) {
+  // Only the listed IPv4 blocks can match: skip parsing every other address (the hot path).
+  if (ip && /^(?:::ffff:)?(?:17|66)\./i.test(ip)) {
     try {
       let addr = ipaddr.parse(ip);
       if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
