@@ -159,9 +159,10 @@ export class Mailer {
     id: string,
     opts: { retry?: boolean } = {},
   ): Promise<{ result: DeliveryResult; error?: string }> {
+    // The transport first: if it cannot be had, the message stays pending (not claimed).
+    const transport = await this.deps.transports.get();
     const claimed = await this.deps.mail.claim(id);
     if (!claimed) return { result: 'skipped' };
-    const transport = await this.deps.transports.get();
     try {
       const sent = await transport.send({ from: claimed.fromAddress, to: [claimed.toAddress] }, claimed.raw);
       await this.deps.mail.markSent(id, transport.name, sent.providerMessageId);
