@@ -3,6 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Span } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
+import { Ajv } from 'ajv';
+import { default as formatsPlugin } from 'ajv-formats';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -47,6 +49,39 @@ export interface BuildAppOptions {
 
 type RawRequest = import('node:http').IncomingMessage;
 
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    addUsedSchema: false,
+    // allErrors stays off: with it, a crafted body could make validation expensive (DoS).
+    allErrors: false,
+    strict: false,
+  });
+  // ajv-formats is CommonJS: its plugin is the module itself or its `default`, by loader.
+  const plugin = (formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin;
+  (plugin as (instance: Ajv) => Ajv)(ajv);
+  return ajv;
+}
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv(true);
+
+/** NUL, or a UTF-16 surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when a string anywhere in `value` (keys included) holds NUL or a lone surrogate. */
+export function hasUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (!value || typeof value !== 'object' || depth > 32 || Buffer.isBuffer(value)) return false;
+  if (Array.isArray(value)) return value.some((v) => hasUnstorableText(v, depth + 1));
+  for (const [k, v] of Object.entries(value)) {
+    if (UNSTORABLE.test(k) || hasUnstorableText(v, depth + 1)) return true;
+  }
+  return false;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     otelSpan?: Span;
@@ -75,8 +110,13 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON bodies are validated strictly (a number is not a title, an array not a slug); only
+  // query strings, params and headers — text by nature — are coerced to their declared types.
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object),
+  );
 
   const routes: Array<{ method: string; url: string }> = [];
   app.decorate('parleyRoutes', routes);
@@ -86,6 +126,19 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
   });
 
   app.setErrorHandler(errorHandler);
+  // Text PostgreSQL cannot store (NUL) or that is not Unicode (a lone surrogate) is refused here,
+  // once for every route, before any handler sees it.
+  app.addHook('preValidation', async (request) => {
+    const where =
+      (hasUnstorableText(request.params) && 'path') ||
+      (hasUnstorableText(request.query) && 'query string') ||
+      (hasUnstorableText(request.body) && 'body');
+    if (where)
+      throw new HttpError(
+        400,
+        `The ${where} contains a NUL character or invalid Unicode text, which cannot be stored.`,
+      );
+  });
   app.setNotFoundHandler(opts.notFoundHandler ?? notFoundHandler);
 
   // Trace context: a server span per request, parented on the caller's traceparent and

@@ -23,6 +23,17 @@ beforeAll(async () => {
     { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }) } },
     async (req) => req.body,
   );
+  app.post(
+    '/text/:slug',
+    {
+      schema: {
+        params: Type.Object({ slug: Type.String() }),
+        querystring: Type.Object({ page: Type.Optional(Type.Integer()), q: Type.Optional(Type.String()) }),
+        body: Type.Object({ title: Type.String(), phone: Type.Optional(Type.String()) }),
+      },
+    },
+    async (req) => ({ ...req.body, page: req.query.page ?? null }),
+  );
   app.get('/boom', async () => {
     throw new Error('secret database detail');
   });
@@ -48,6 +59,39 @@ describe('service app', () => {
     expect(Array.isArray(body.details)).toBe(true);
     const extra = await app.inject({ method: 'POST', url: '/echo', payload: { n: 1, evil: true } });
     expect(extra.statusCode).toBe(400);
+  });
+
+  it('validates JSON bodies strictly and coerces only query strings', async () => {
+    const asNumber = await app.inject({ method: 'POST', url: '/text/a', payload: { title: 123 } });
+    expect(asNumber.statusCode).toBe(400);
+    const asArray = await app.inject({ method: 'POST', url: '/text/a', payload: { title: ['x'] } });
+    expect(asArray.statusCode).toBe(400);
+    // 17 digits cannot survive as a number; refused rather than rounded into a string.
+    const long = await app.inject({
+      method: 'POST',
+      url: '/text/a',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"title":"t","phone":12345678901234567}',
+    });
+    expect(long.statusCode).toBe(400);
+    const ok = await app.inject({ method: 'POST', url: '/text/a?page=2', payload: { title: 'fine' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ title: 'fine', page: 2 });
+  });
+
+  it('refuses NUL and lone surrogates in the body, the query and the path with 400', async () => {
+    const cases = [
+      { url: '/text/a', payload: { title: 'nul \u0000 here' } },
+      { url: '/text/a', payload: { title: 'lone \ud800 surrogate' } },
+      { url: '/text/a?q=%00', payload: { title: 'fine' } },
+      { url: '/text/%00', payload: { title: 'fine' } },
+      { url: '/text/a', payload: { title: 'fine', ['k\u0000']: 1 } },
+    ];
+    for (const c of cases) {
+      const r = await app.inject({ method: 'POST', url: c.url, payload: c.payload });
+      expect(r.statusCode, JSON.stringify(c)).toBe(400);
+      expect(r.json().message).toMatch(/NUL character or invalid Unicode/);
+    }
   });
 
   it('hides 5xx details', async () => {
