@@ -12,6 +12,7 @@ export { ImportInputError } from './domain/import.ts';
 
 import {
   type ColumnMap,
+  CopyBatch,
   copyLine,
   ImportInputError,
   looksHeaderless,
@@ -164,11 +165,11 @@ export class Importer {
       const db = session;
       // The database side works on one batch while the next is read.
       let pending: Promise<void> = Promise.resolve();
-      const flush = async (lines: string[], rows: number) => {
+      const flush = async (data: Buffer[], rows: number) => {
         await pending;
         if (stopReason) throw stopReason;
         pending = (async () => {
-          await db.stage(lines);
+          await db.stage(data);
           const merged = await db.merge();
           progress.imported += merged.inserted;
           progress.updated += merged.updated;
@@ -179,7 +180,7 @@ export class Importer {
       };
 
       let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
-      let batch: string[] = [];
+      let batch = new CopyBatch();
       for await (const record of input.records) {
         if (stopReason) throw stopReason;
         if ('unreadable' in record) {
@@ -202,17 +203,17 @@ export class Importer {
           if (outcome.kind === 'error') noteError(outcome.error);
           else {
             validRows++;
-            batch.push(copyLine(outcome.contact));
+            batch.add(copyLine(outcome.contact));
           }
         }
-        if (batch.length >= BATCH_ROWS) {
-          await flush(batch, batch.length);
-          batch = [];
+        if (batch.rows >= BATCH_ROWS) {
+          await flush(batch.finish(), batch.rows);
+          batch = new CopyBatch();
         }
       }
       if (stopReason) throw stopReason;
       progress.phase = 'saving';
-      if (batch.length) await flush(batch, batch.length);
+      if (batch.rows) await flush(batch.finish(), batch.rows);
       await pending;
       if (stopReason) throw stopReason;
       clearInterval(timer);

@@ -223,6 +223,38 @@ export function copyLine(c: StagedContact): string {
   }\n`;
 }
 
+/**
+ * A batch of staging lines as UTF-8 bytes, written as each line is made: a line's strings
+ * (slices of the decoded upload) become garbage at once instead of living, with the text they
+ * point into, until the batch is sent. Memory per batch is its bytes.
+ */
+export class CopyBatch {
+  private static readonly CHUNK = 1 << 20;
+  readonly chunks: Buffer[] = [];
+  private current = Buffer.allocUnsafe(CopyBatch.CHUNK);
+  private used = 0;
+  rows = 0;
+
+  add(line: string): void {
+    // A line is at most a few kilobytes (every field is capped), far less than a chunk.
+    if (this.used + Buffer.byteLength(line) > this.current.length) this.seal();
+    this.used += this.current.write(line, this.used);
+    this.rows++;
+  }
+
+  /** The batch's bytes, in order (the batch is finished afterwards). */
+  finish(): Buffer[] {
+    this.seal();
+    return this.chunks;
+  }
+
+  private seal(): void {
+    if (this.used) this.chunks.push(this.current.subarray(0, this.used));
+    this.current = Buffer.allocUnsafe(CopyBatch.CHUNK);
+    this.used = 0;
+  }
+}
+
 /** How an error reads in the spec's `errors[]` of an import answer. */
 export const errorLine = (e: ImportRowError) =>
   e.line === null ? e.message : `Line ${e.line}: ${e.message}`;

@@ -263,23 +263,15 @@ export class ImportSession {
     return session;
   }
 
-  /** COPYs staging lines (domain/import.ts copyLine) into the staging table, replacing the last batch. */
-  async stage(lines: string[]): Promise<void> {
+  /** COPYs a batch of staging lines (domain/import.ts CopyBatch) into the staging table, replacing the last batch. */
+  async stage(data: Buffer[]): Promise<void> {
     await this.client.query('TRUNCATE "import_rows"');
     const copy = this.client.query(copyFrom(`COPY "import_rows" (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
     await new Promise<void>((resolve, reject) => {
       copy.on('error', reject);
       copy.on('finish', resolve);
-      // Large writes, few of them: the lines are joined in pieces of about a megabyte.
-      let piece = '';
-      for (const line of lines) {
-        piece += line;
-        if (piece.length >= 1 << 20) {
-          copy.write(piece);
-          piece = '';
-        }
-      }
-      copy.end(piece);
+      for (const chunk of data) copy.write(chunk);
+      copy.end();
     });
   }
 

@@ -88,7 +88,8 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     if (!request.isMultipart())
       throw new HttpError(415, 'Send the file as multipart/form-data (field "file", plus "addressBookId").');
     let bookField: string | undefined;
-    let outcome: FastifyReply | null = null;
+    // (A FastifyReply is thenable: it cannot travel through an await, hence a flag.)
+    let answered = false;
     let failure: unknown = null;
     try {
       for await (const part of request.parts()) {
@@ -96,13 +97,14 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
           if (part.fieldname === 'addressBookId') bookField = String(part.value);
           continue;
         }
-        if (outcome || failure) {
+        if (answered || failure) {
           await drain(part.file[Symbol.asyncIterator]());
           continue;
         }
         // The file is consumed here, before the next part can arrive.
         try {
-          outcome = await runFile(request, reply, part, bookField, opts);
+          await runFile(request, reply, part, bookField, opts);
+          answered = true;
         } catch (err) {
           failure = err;
         }
@@ -112,8 +114,8 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
       failure ??= err;
     }
     if (failure) throw toHttpError(failure);
-    if (!outcome) throw badRequest('Please choose a file to import.');
-    return outcome;
+    if (!answered) throw badRequest('Please choose a file to import.');
+    return reply;
   }
 
   async function runFile(

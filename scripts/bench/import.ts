@@ -1,0 +1,117 @@
+/**
+ * Contact imports through the gateway (`pnpm start --distributed`, so the email service is its
+ * own process and its memory is its own): 100,000 and 1,000,000 rows of CSV and 100,000 rows
+ * of .xlsx, each into a fresh address book, timed from the first byte sent to the answer.
+ * Prints seconds, rows per second and the email service's peak RSS (from /proc).
+ * Targets: 100k CSV ≤ 2 s, 1M CSV ≤ 20 s, peak RSS ≤ 300 MB for every run; the .xlsx run is
+ * reported. Exits non-zero when a target is missed or an import is not complete.
+ *
+ * BENCH_IMPORT_ROWS=100000,1000000 and BENCH_IMPORT_XLSX_ROWS=100000 change the sizes.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPlatform } from '../lib/platform.ts';
+import { createBook, emailServicePid, rssWatch, uploadFile, writeCsv, writeXlsx } from './_audience.ts';
+import { table } from './_load.ts';
+import { signInCookie } from './_seed.ts';
+
+const csvSizes = (process.env.BENCH_IMPORT_ROWS ?? '100000,1000000').split(',').map(Number);
+const xlsxRows = Number(process.env.BENCH_IMPORT_XLSX_ROWS ?? 100_000);
+const TARGET_SECONDS: Record<number, number> = { 100000: 2, 1000000: 20 };
+const TARGET_RSS_MB = 300;
+
+const email = 'bench-admin@parley.test';
+const password = 'bench admin password';
+const work = mkdtempSync(join(tmpdir(), 'parley-import-bench-'));
+
+interface Run {
+  name: string;
+  file: { path: string; name: string; type: string };
+  rows: number;
+  target?: number;
+}
+const runs: Run[] = [];
+for (const rows of csvSizes) {
+  const path = join(work, `contacts-${rows}.csv`);
+  console.log(`writing ${rows.toLocaleString('en-US')} rows of CSV…`);
+  await writeCsv(path, rows, `csv${rows}-`);
+  runs.push({
+    name: `CSV ${rows.toLocaleString('en-US')} rows`,
+    file: { path, name: `contacts-${rows}.csv`, type: 'text/csv' },
+    rows,
+    ...(TARGET_SECONDS[rows] ? { target: TARGET_SECONDS[rows] } : {}),
+  });
+}
+if (xlsxRows > 0) {
+  const path = join(work, `contacts-${xlsxRows}.xlsx`);
+  console.log(`writing ${xlsxRows.toLocaleString('en-US')} rows of .xlsx…`);
+  await writeXlsx(path, xlsxRows, `xlsx${xlsxRows}-`);
+  runs.push({
+    name: `XLSX ${xlsxRows.toLocaleString('en-US')} rows`,
+    file: {
+      path,
+      name: `contacts-${xlsxRows}.xlsx`,
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    },
+    rows: xlsxRows,
+  });
+}
+
+const platform = await startPlatform({
+  args: ['--distributed'],
+  env: { PARLEY_ADMIN_EMAIL: email, PARLEY_ADMIN_PASSWORD: password, PARLEY_SKIP_WEB_BUILD: 'true' },
+});
+let failed = false;
+try {
+  const base = platform.url;
+  const cookie = await signInCookie(base, email, password);
+  const pid = emailServicePid(platform.dataDir);
+  // A small import first: code paths warm, connections open.
+  const warm = await createBook(base, cookie, 'Warm-up');
+  await writeCsv(join(work, 'warm.csv'), 1000, 'warm-');
+  await uploadFile(
+    base,
+    cookie,
+    '/api/admin/contacts/import-csv',
+    { path: join(work, 'warm.csv'), name: 'warm.csv', type: 'text/csv' },
+    { addressBookId: String(warm) },
+  );
+
+  const results: Array<Record<string, string | number>> = [];
+  for (const run of runs) {
+    const book = await createBook(base, cookie, run.name);
+    const watch = rssWatch(pid);
+    const t0 = performance.now();
+    const res = await uploadFile(base, cookie, '/api/admin/contacts/import-csv', run.file, {
+      addressBookId: String(book),
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const { peakMb, startMb } = watch.stop();
+    const complete = res.status === 200 && res.body.imported === run.rows && res.body.errorCount === 0;
+    const fast = run.target === undefined || seconds <= run.target;
+    const lean = peakMb <= TARGET_RSS_MB;
+    if (!complete)
+      console.error(`${run.name}: answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    failed ||= !complete || !fast || !lean;
+    results.push({
+      run: run.name,
+      'size MB': +(statSync(run.file.path).size / 1e6).toFixed(1),
+      seconds: +seconds.toFixed(2),
+      'rows/s': Math.round(run.rows / seconds),
+      'RSS before MB': Math.round(startMb),
+      'peak RSS MB': Math.round(peakMb),
+      imported: Number(res.body.imported ?? 0),
+      target: run.target ? `≤ ${run.target} s, ≤ ${TARGET_RSS_MB} MB` : `≤ ${TARGET_RSS_MB} MB`,
+      result: complete && fast && lean ? 'PASS' : 'FAIL',
+    });
+  }
+  table(results);
+  console.log(
+    failed ? 'import benchmark: a target was missed (FAIL)' : 'import benchmark: every target met (PASS)',
+  );
+} finally {
+  await platform.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
