@@ -8,7 +8,7 @@ import type { MailTransport } from './transport.ts';
  */
 export class LocalMailbox implements MailTransport {
   readonly name = 'local' as const;
-  readonly description = 'local mailbox (no mail leaves this platform)';
+  readonly description = 'mail is kept here and not delivered';
 
   async send() {
     return { providerMessageId: null, response: 'stored in the local mailbox' };
