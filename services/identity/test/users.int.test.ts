@@ -201,6 +201,56 @@ describe('admin users (super_admin only)', () => {
     expect((await h.login('temp@parley.test', 'temp-password')).status).toBe(200);
   });
 
+  it('voids the invitation of an admin who chose a password: no takeover through a used link', async () => {
+    // Created with a temporary password, so the admin can sign in before using the link.
+    const r = await create({
+      email: 'linus@parley.test',
+      firstName: 'Linus',
+      lastName: 'Pauling',
+      password: 'temporary-1',
+    });
+    const token = inviteToken(r.body.invitationUrl);
+    const first = await h.login('linus@parley.test', 'temporary-1');
+    expect(first.status).toBe(200);
+    const asLinus = await h.as({ adminId: r.body.user.id, role: 'admin' }, first.token!);
+    const changed = await h.call('POST', '/api/admin/change-password', {
+      body: { currentPassword: 'temporary-1', newPassword: 'linus-own-password' },
+      headers: asLinus,
+    });
+    expect(changed.status).toBe(200);
+    // The list no longer shows the invitation as pending...
+    const list = await h.call('GET', '/api/admin/users', { headers: asSuper });
+    const linus = list.body.find((u: { email: string }) => u.email === 'linus@parley.test');
+    expect(linus.invitationPending).toBe(false);
+    // ...and the old link neither offers a password nor replaces the chosen one.
+    const lookup = await h.call('POST', '/api/admin/invitations/lookup', { body: { token } });
+    expect(lookup.status).toBe(400);
+    const takeover = await h.call('POST', '/api/admin/invitations/accept', {
+      body: { token, password: 'attacker-password' },
+    });
+    expect(takeover.status).toBe(400);
+    expect(takeover.headers.get('set-cookie')).toBeNull();
+    expect((await h.login('linus@parley.test', 'attacker-password')).status).toBe(401);
+    expect((await h.resolve(first.token!)).status).toBe(200);
+    expect((await h.login('linus@parley.test', 'linus-own-password')).status).toBe(200);
+  });
+
+  it('accepting an invitation ends the admin’s other sessions', async () => {
+    const r = await create({
+      email: 'rosalind@parley.test',
+      firstName: 'Rosalind',
+      lastName: 'Franklin',
+      password: 'temporary-2',
+    });
+    const early = await h.login('rosalind@parley.test', 'temporary-2');
+    expect((await h.resolve(early.token!)).status).toBe(200);
+    const ok = await h.call('POST', '/api/admin/invitations/accept', {
+      body: { token: inviteToken(r.body.invitationUrl), password: 'rosalind-password' },
+    });
+    expect(ok.status).toBe(200);
+    expect((await h.resolve(early.token!)).status).toBe(401);
+  });
+
   it('deletion ends the admin sessions and publishes identity.admin.deleted', async () => {
     const [temp] = await h.sql("SELECT id FROM admin_users WHERE email = 'temp@parley.test'");
     const s = await h.login('temp@parley.test', 'temp-password');

@@ -61,6 +61,13 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
       message: 'This service is temporarily unavailable. Please try again in a few seconds.',
     });
   }
+  if (status >= 500 && error instanceof HttpError) {
+    // A deliberate answer (an outside provider refused, a dependency is away): its message was
+    // written for the caller.
+    request.log.warn({ err: error }, 'request answered with a server-side refusal');
+    for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+    return reply.status(status).send({ error: statusText(status), message: error.message });
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -110,6 +110,9 @@ export class IdentityRepository {
         data: { passwordHash, mustChangePassword, isActive: true },
       });
       await tx.adminSession.deleteMany({ where: { adminUserId: id } });
+      // A password set for good voids the open invitations; a temporary one keeps them.
+      if (!mustChangePassword)
+        await tx.adminInvitation.deleteMany({ where: { adminUserId: id, acceptedAt: null } });
       await this.revoked(tx, id, 'password_changed');
     });
   }
@@ -121,7 +124,8 @@ export class IdentityRepository {
         invitations: { where: { acceptedAt: null, expiresAt: { gt: now } }, select: { id: true }, take: 1 },
       },
     });
-    return rows.map((r) => toAdminUser(r, r.invitations.length > 0));
+    // Pending = an open invitation and the admin has not chosen a password yet.
+    return rows.map((r) => toAdminUser(r, r.invitations.length > 0 && r.mustChangePassword));
   }
 
   /** Creates an invited admin, its invitation and the `identity.admin.invited` event at once. */
@@ -203,7 +207,7 @@ export class IdentityRepository {
       const pending = await tx.adminInvitation.count({
         where: { adminUserId: id, acceptedAt: null, expiresAt: { gt: now } },
       });
-      return toAdminUser(row, pending > 0);
+      return toAdminUser(row, pending > 0 && row.mustChangePassword);
     });
   }
 
@@ -306,6 +310,8 @@ export class IdentityRepository {
       await tx.adminSession.deleteMany({
         where: { adminUserId: adminId, ...(keepTokenHash ? { tokenHash: { not: keepTokenHash } } : {}) },
       });
+      // The admin chose a password: an invitation link must not be able to replace it.
+      await tx.adminInvitation.deleteMany({ where: { adminUserId: adminId, acceptedAt: null } });
       await this.revoked(tx, adminId, 'password_changed');
     });
   }
@@ -318,7 +324,14 @@ export class IdentityRepository {
       where: { tokenHash },
       include: { adminUser: true },
     });
-    if (!inv || inv.acceptedAt || inv.expiresAt.getTime() <= now.getTime() || !inv.adminUser.isActive)
+    if (
+      !inv ||
+      inv.acceptedAt ||
+      inv.expiresAt.getTime() <= now.getTime() ||
+      !inv.adminUser.isActive ||
+      // Void once the admin has a password of their own choosing.
+      !inv.adminUser.mustChangePassword
+    )
       return null;
     return inv;
   }
@@ -337,7 +350,12 @@ export class IdentityRepository {
     return this.db.$transaction(async (tx) => {
       // Claim the invitation first: of two concurrent redemptions only one updates the row.
       const claimed = await tx.adminInvitation.updateMany({
-        where: { tokenHash, acceptedAt: null, expiresAt: { gt: now }, adminUser: { isActive: true } },
+        where: {
+          tokenHash,
+          acceptedAt: null,
+          expiresAt: { gt: now },
+          adminUser: { isActive: true, mustChangePassword: true },
+        },
         data: { acceptedAt: now },
       });
       if (claimed.count !== 1) return null;
@@ -347,6 +365,9 @@ export class IdentityRepository {
         where: { id: inv.adminUserId },
         data: { passwordHash, mustChangePassword: false, lastLogin: now },
       });
+      // The password changed hands: every other session of this admin ends.
+      const ended = await tx.adminSession.deleteMany({ where: { adminUserId: admin.id } });
+      if (ended.count > 0) await this.revoked(tx, admin.id, 'password_changed');
       await tx.adminSession.create({
         data: {
           adminUserId: admin.id,
