@@ -192,6 +192,35 @@ describe('blog service', () => {
     );
   });
 
+  it('publishes a true history under concurrent status changes (the row is locked)', async () => {
+    const created = await call(a, 'POST', '/api/blog', newPost('race-condition', { status: 'draft' }), admin);
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const statuses = Array.from({ length: 12 }, (_, i) => (i % 2 ? 'draft' : 'published'));
+    const results = await Promise.all(
+      statuses.map((status) => call(b, 'PATCH', `/api/admin/blog/${id}`, { status }, admin)),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    await until(
+      () => events.filter((e) => (e.payload as { post?: { id: string } }).post?.id === id).length >= 7,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    // Replayed in order, every event is the transition from the state before it.
+    const mine = events.filter((e) => (e.payload as { post?: { id: string } }).post?.id === id);
+    let state = 'draft';
+    for (const e of mine.slice(1)) {
+      const next = (e.payload as { post: { status: string } }).post.status;
+      const expected =
+        next === state
+          ? 'blog.post.updated'
+          : next === 'published'
+            ? 'blog.post.published'
+            : 'blog.post.unpublished';
+      expect(e.subject, `${state} → ${next}`).toBe(expected);
+      state = next;
+    }
+  });
+
   it('renders a valid RSS feed and sitemap of published posts', async () => {
     const rss = await call(b, 'GET', '/rss.xml');
     expect(rss.headers.get('content-type')).toContain('application/rss+xml');

@@ -95,10 +95,6 @@ export class BlogRepository {
     return row ? toBlogPost(row) : null;
   }
 
-  async findRow(id: string): Promise<PostRow | null> {
-    return this.db.blogPost.findUnique({ where: { id } });
-  }
-
   /** Creates a post and its event in one transaction. */
   async create(fields: PostFields): Promise<BlogPost> {
     try {
@@ -120,6 +116,13 @@ export class BlogRepository {
   ): Promise<BlogPost | null | Error> {
     try {
       return await this.db.$transaction(async (tx) => {
+        // Lock the row: concurrent edits apply one after another, so each event (published,
+        // unpublished, updated) is chosen from the state it really changed.
+        const locked = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+          'SELECT "id" FROM "blog_posts" WHERE "id" = $1::uuid FOR UPDATE',
+          id,
+        );
+        if (!locked.length) return null;
         const row = await tx.blogPost.findUnique({ where: { id } });
         if (!row) return null;
         const before = fieldsOf(row);
