@@ -53,20 +53,32 @@ export async function writeCsv(path: string, rows: number, prefix: string): Prom
     buf += `${contactRow(i, prefix).map(quote).join(',')}\n`;
     if (buf.length > 1 << 20) {
       bytes += Buffer.byteLength(buf);
-      if (!out.write(buf)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
       buf = '';
     }
   }
   bytes += Buffer.byteLength(buf);
   out.end(buf);
-  await new Promise((r) => out.once('finish', r));
+  await new Promise<void>((r) => out.once('finish', () => r()));
   return bytes;
 }
 
 /** Writes an .xlsx of `rows` contacts with ExcelJS' streaming writer (the email service's dependency). */
 export async function writeXlsx(path: string, rows: number, prefix: string): Promise<void> {
   const require = createRequire(join(repoRoot, 'services/email/package.json'));
-  const ExcelJS = require('exceljs') as typeof import('exceljs');
+  // ExcelJS is the email service's dependency; only the writer's shape is needed here.
+  const ExcelJS = require('exceljs') as {
+    stream: {
+      xlsx: {
+        WorkbookWriter: new (
+          opts: Record<string, unknown>,
+        ) => {
+          addWorksheet(name: string): { addRow(values: unknown[]): { commit(): void }; commit(): void };
+          commit(): Promise<void>;
+        };
+      };
+    };
+  };
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: path,
     useSharedStrings: true,

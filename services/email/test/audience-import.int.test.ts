@@ -333,7 +333,7 @@ describe('POST /api/admin/contacts/import-csv', () => {
             headers: await t.admin(),
             body: form,
           });
-          return { status: res.status, json: await res.json() };
+          return { status: res.status, json: (await res.json()) as Loose };
         },
         400,
         'Please choose a file to import.',
@@ -484,7 +484,7 @@ describe('one import per book, cancel, crash', () => {
         body: stream,
         duplex: 'half',
       } as RequestInit);
-      return { status: res.status, json: await res.json() };
+      return { status: res.status, json: (await res.json()) as Loose };
     })();
     return { release, response };
   }
