@@ -90,7 +90,10 @@ export type CallResponse = Static<typeof CallResponse>;
 
 export const Conversation = Type.Object({
   id: Type.String(),
-  callSid: Type.String(),
+  /** The provider's call id; null until it answered (or when it refused the call). */
+  callSid: Type.Union([Type.String(), Type.Null()]),
+  /** Why the provider refused to place the call (status failed), or null. */
+  placeError: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   phone: Type.String(),
   status: literalUnion(CALL_STATUSES),
   /** Seconds. */

@@ -502,10 +502,14 @@ describe('calls through Twilio (the real SDK against a stand-in API)', () => {
     expect((await demo('9175550160', ip)).status).toBe(200);
     expect((await demo('9175550160', ip)).status).toBe(200);
     expect((await demo('9175550160', ip)).status).toBe(429);
-    // Admins see placed calls only; the refused attempt is kept with its reason in the table.
+    // Admins see the two placed calls and the refused attempt, with its reason and no SID.
     const listed = (await call(twilioSvc, 'GET', '/api/voice/conversations', undefined, admin)).body
       .conversations as Conversation[];
-    expect(listed.filter((c) => c.phone === '+19175550160')).toHaveLength(2);
+    const ofNumber = listed.filter((c) => c.phone === '+19175550160');
+    expect(ofNumber).toHaveLength(3);
+    expect(ofNumber.filter((c) => c.callSid === null)).toEqual([
+      expect.objectContaining({ status: 'failed', placeError: expect.stringMatching(/Geo Permission/) }),
+    ]);
     for (const c of twilioCreates.filter((f) => f.To === '+19175550160').slice(-2)) {
       const conversation = new URL(c.StatusCallback as string).searchParams.get('conversation') as string;
       const sid = (await rowOf('id', conversation))[0].call_sid;

@@ -6,12 +6,12 @@ import type { Prisma, Conversation as Row } from '../generated/prisma/client.ts'
 
 type Tx = Prisma.TransactionClient;
 
-/** A conversation as the API and events show it: only once the provider gave it a callSid. */
+/** A conversation as the API and events show it (callSid null until the provider answered). */
 export const toConversation = (r: Row): Conversation => {
-  if (r.callSid === null) throw new Error(`conversation ${r.id} has no callSid yet`);
   return {
     id: r.id,
     callSid: r.callSid,
+    placeError: r.placeError,
     phone: r.phone,
     status: r.status as CallStatus,
     duration: r.duration,
@@ -182,10 +182,10 @@ export class CallsRepository {
     return id ? tx.conversation.findUnique({ where: { id } }) : null;
   }
 
-  /** Placed calls, newest first (a reservation the provider refused has no callSid and is not shown). */
+  /** Calls, newest first: placed ones, and attempts the provider refused (with the reason). */
   async list(limit = 100): Promise<Conversation[]> {
     const rows = await this.db.conversation.findMany({
-      where: { callSid: { not: null } },
+      where: { OR: [{ callSid: { not: null } }, { placeError: { not: null } }] },
       orderBy: { createdAt: 'desc' },
       take: limit,
     });

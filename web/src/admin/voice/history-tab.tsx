@@ -35,7 +35,7 @@ function CallRow({ call }: { call: Conversation }) {
   const [open, setOpen] = useState(false);
   const lines = call.transcript.length;
   return (
-    <li className="py-4" data-testid="voice-call" data-call-sid={call.callSid}>
+    <li className="py-4" data-testid="voice-call" data-call-sid={call.callSid ?? undefined}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
@@ -47,8 +47,10 @@ function CallRow({ call }: { call: Conversation }) {
             ) : null}
           </div>
           <p className="mt-1 text-xs text-slate-500">
-            {formatShortDateTime(call.createdAt)} · <span className="font-mono">{call.callSid}</span>
+            {formatShortDateTime(call.createdAt)} ·{' '}
+            <span className="font-mono">{call.callSid ?? 'not placed'}</span>
           </p>
+          {call.placeError ? <p className="mt-1 text-xs text-red-300">{call.placeError}</p> : null}
         </div>
         <p className="text-sm text-slate-300 tabular-nums">
           <span className="text-slate-500">Duration </span>
