@@ -61,7 +61,7 @@ function TestCard({ item, onRun }: { item: DiagnosticItem; onRun: () => void }) 
           <h3 id={`diag-${item.id}-title`} className="font-semibold text-white">
             {item.name}
           </h3>
-          <p className="text-xs text-slate-500">{item.category}</p>
+          <p className="text-xs text-slate-400">{item.category}</p>
         </div>
         <Badge className={STATUS_BADGE[item.status]}>
           <span data-testid="diagnostic-status">{STATUS_LABEL[item.status]}</span>
@@ -77,7 +77,7 @@ function TestCard({ item, onRun }: { item: DiagnosticItem; onRun: () => void }) 
         </p>
       ) : null}
       <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-2">
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-slate-400">
           {item.duration !== null ? `${item.duration} ms` : '—'}
           {item.lastRun ? ` · last run ${new Date(item.lastRun).toLocaleTimeString()}` : ''}
         </p>
@@ -86,7 +86,7 @@ function TestCard({ item, onRun }: { item: DiagnosticItem; onRun: () => void }) 
           className={secondaryButton}
           onClick={onRun}
           disabled={running}
-          aria-label={`Run ${item.name} test`}
+          aria-describedby={`diag-${item.id}-title`}
         >
           {running ? (
             <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />

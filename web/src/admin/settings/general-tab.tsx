@@ -85,7 +85,7 @@ function PlatformStatusCard() {
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-xs text-slate-500">
+          <p className="mt-2 text-xs text-slate-400">
             Checked {new Date(data.checkedAt).toLocaleTimeString()}
           </p>
         </>

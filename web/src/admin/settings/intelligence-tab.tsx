@@ -184,7 +184,7 @@ export function IntelligenceTab({ onOpenBrand }: { onOpenBrand: () => void }) {
           {analysis ? (
             <AnalysisView analysis={analysis} />
           ) : (
-            <p className="text-sm text-slate-500">No analysis yet.</p>
+            <p className="text-sm text-slate-400">No analysis yet.</p>
           )}
         </>
       )}

@@ -84,7 +84,7 @@ function ChangePasswordCard() {
       <input type="email" name="username" autoComplete="username" value={admin.email} readOnly hidden />
       {field('current', 'Current password', 'current-password')}
       {field('next', 'New password', 'new-password')}
-      <p className="-mt-2 text-xs text-slate-500">At least {MIN_PASSWORD_LENGTH} characters.</p>
+      <p className="-mt-2 text-xs text-slate-400">At least {MIN_PASSWORD_LENGTH} characters.</p>
       {field('confirm', 'Confirm new password', 'new-password')}
       <button
         type="submit"

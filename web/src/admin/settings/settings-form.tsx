@@ -167,7 +167,7 @@ export function SettingsForm({
           />
         )}
         {hint ? (
-          <p id={`${fieldId}-hint`} className="mt-1 text-xs text-slate-500">
+          <p id={`${fieldId}-hint`} className="mt-1 text-xs text-slate-400">
             {hint}
           </p>
         ) : null}
