@@ -30,6 +30,11 @@ export const GatewayEnv = Type.Object({
    * 60 s; AI writing is the slowest route).
    */
   UPSTREAM_TIMEOUT_SECONDS: Type.Optional(Type.Number({ minimum: 0.01, maximum: 3600 })),
+  /**
+   * Public reads answered without the Fastify request pipeline (default true; false sends
+   * every request through Fastify, for comparison or if the fast path is ever in doubt).
+   */
+  GATEWAY_FAST_PATH: Type.Optional(Type.Boolean()),
   /** Requests in flight on one upstream connection (HTTP/1.1 pipelining; default 1 = none). */
   UPSTREAM_PIPELINING: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   /**

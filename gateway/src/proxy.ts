@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
 import {
   COMPRESS_THRESHOLD,
@@ -119,7 +119,7 @@ function connectionTokens(value: string | string[] | undefined): Set<string> | u
  * end-to-end headers minus `drop` (identity headers nobody outside may send), then `extra`.
  */
 export function forwardedHeaders(
-  incoming: FastifyRequest['headers'],
+  incoming: IncomingHttpHeaders,
   drop: ReadonlySet<string>,
   extra: ReadonlyArray<string>,
 ): string[] {
@@ -156,6 +156,20 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * What the proxy writes an answer into: a Fastify reply, or the gateway's fast path's own
+ * (fast-path.ts), which has the same few methods over a bare ServerResponse.
+ */
+export interface ProxyReply {
+  header(name: string, value: string | string[] | number): unknown;
+  code(status: number): unknown;
+  send(payload?: Buffer | Readable | string): unknown;
+  removeHeader(name: string): unknown;
+  getHeaders(): Record<string, string | string[] | number | undefined>;
+  readonly sent: boolean;
+  readonly raw: ServerResponse;
+}
+
 /** Answers up to this size are collected and sent as one buffer; larger ones stream. */
 const BUFFERED_MAX = 64 * 1024;
 
@@ -185,7 +199,7 @@ export interface ProxyCall {
     ttl: number,
   ) => ((encoding: Encoding, body: Buffer) => void) | undefined;
   /** Answers a failure that happened before any of the upstream's answer was sent. */
-  onFailure: (reply: FastifyReply, err: Error) => void;
+  onFailure: (reply: ProxyReply, err: Error) => void;
   /** Largest cacheable answer collected whole. */
   cacheableMax: number;
 }
@@ -208,8 +222,8 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly call: ProxyCall,
-    private readonly request: FastifyRequest,
-    private readonly reply: FastifyReply,
+    private readonly request: IncomingMessage,
+    private readonly reply: ProxyReply,
   ) {}
 
   dispatch() {
@@ -288,7 +302,7 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
     reply.code(this.status);
     // The client is still sending a body the service did not wait for: this connection
     // cannot carry another request, so it is closed after the answer.
-    if (!this.request.raw.complete) reply.header('connection', 'close');
+    if (!this.request.complete) reply.header('connection', 'close');
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer) {
@@ -317,7 +331,8 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
     compressBody(body, encoding).then(
       (zipped) => {
         keep?.(encoding, zipped);
-        this.reply.header('content-encoding', encoding).send(zipped);
+        this.reply.header('content-encoding', encoding);
+        this.reply.send(zipped);
       },
       () => this.reply.send(body),
     );
@@ -342,7 +357,7 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
 }
 
 /** Forwards a request to its upstream and writes the answer into the reply. */
-export function forward(request: FastifyRequest, reply: FastifyReply, call: ProxyCall): void {
+export function forward(request: IncomingMessage, reply: ProxyReply, call: ProxyCall): void {
   new ReplyHandler(call, request, reply).dispatch();
 }
 

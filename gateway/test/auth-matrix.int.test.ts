@@ -98,6 +98,7 @@ beforeAll(async () => {
       BLOG_URL: blog.url,
       VOICE_URL: voice.url,
       WEB_DIST_DIR: '/nonexistent',
+      METRICS_PORT: 0,
     },
     { logger },
   );

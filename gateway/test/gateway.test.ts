@@ -28,6 +28,8 @@ let metricsBase: string;
 let webDir: string;
 /** Bodies (sizes) and reads the stand-in upstream received. */
 let availableReads = 0;
+/** Requests that reached Fastify's pipeline (the fast path bypasses it). */
+let fastifyRequests = 0;
 const uploads: number[] = [];
 const HOSTILE_POST = {
   id: 'p1',
@@ -61,7 +63,11 @@ const auth: AuthResolver = {
   },
 };
 
-beforeAll(async () => {
+async function setUp(fast: boolean) {
+  availableReads = 0;
+  uploads.length = 0;
+  speechCalls.length = 0;
+  fastifyRequests = 0;
   upstream = Fastify({ bodyLimit: 16 * 1024 * 1024 });
   // Bodies of other types (uploads) are counted, not echoed.
   upstream.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
@@ -136,20 +142,26 @@ beforeAll(async () => {
       WEB_DIST_DIR: webDir,
       PUBLIC_ORIGIN: ORIGIN,
       METRICS_PORT: metricsPort,
+      GATEWAY_FAST_PATH: fast,
     },
     { logger, auth },
   );
+  // Counts the requests that went through Fastify (the fast path's never do).
+  gateway.addHook('onRequest', (_request, _reply, done) => {
+    fastifyRequests++;
+    done();
+  });
   await gateway.listen({ host: '127.0.0.1', port: 0 });
   const gaddr = gateway.server.address();
   base = `http://127.0.0.1:${typeof gaddr === 'object' && gaddr ? gaddr.port : 0}`;
   metricsBase = `http://127.0.0.1:${metricsPort}`;
-});
+}
 
-afterAll(async () => {
+async function tearDown() {
   await gateway?.close();
   await upstream?.close();
   rmSync(webDir, { recursive: true, force: true });
-});
+}
 
 async function get(path: string, init: RequestInit = {}) {
   const res = await fetch(`${base}${path}`, init);
@@ -162,7 +174,12 @@ async function get(path: string, init: RequestInit = {}) {
   return { status: res.status, headers: res.headers, text, json };
 }
 
-describe('gateway', () => {
+describe.each([true, false])('gateway (fast path %s)', (fast) => {
+  beforeAll(async () => {
+    await setUp(fast);
+  });
+  afterAll(tearDown);
+
   it('forwards a public route with its path, query, request id, trace context and client address', async () => {
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     const r = await get('/api/contact?x=1', {
@@ -179,6 +196,61 @@ describe('gateway', () => {
     expect(r.json.headers['x-forwarded-proto']).toBe('http');
     expect(r.json.headers.traceparent).toBe(traceparent);
     expect(r.headers.get('x-request-id')).toBe('req-123');
+  });
+
+  it('takes public reads past the Fastify pipeline only on the fast path', async () => {
+    const before = fastifyRequests;
+    expect((await get('/api/bookings/available')).status).toBe(200);
+    expect(fastifyRequests - before).toBe(fast ? 0 : 1);
+    // Writes and admin reads always go through Fastify.
+    await get('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await get('/api/bookings', { headers: { cookie: 'sid=admin-cookie' } });
+    expect(fastifyRequests - before).toBe(fast ? 2 : 3);
+  });
+
+  it('forwards a public read with its query, request id, trace context and client address', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const r = await get('/api/blog/images/a.png?w=2&x=%20y', {
+      headers: {
+        'x-request-id': 'req-get-1',
+        traceparent,
+        'x-parley-assertion': 'forged',
+        'x-forwarded-for': '6.6.6.6',
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.method).toBe('GET');
+    expect(r.json.url).toBe('/api/blog/images/a.png?w=2&x=%20y');
+    expect(r.json.headers['x-request-id']).toBe('req-get-1');
+    expect(r.json.headers.traceparent).toBe(traceparent);
+    expect(r.json.headers['x-parley-assertion']).toBeUndefined();
+    // No proxy is trusted here: the address is the socket's, whatever the client claims.
+    expect(r.json.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(r.json.headers['x-forwarded-proto']).toBe('http');
+    expect(r.json.headers['x-forwarded-host']).toBe(new URL(base).host);
+    expect(r.headers.get('x-request-id')).toBe('req-get-1');
+    // Without one, the gateway makes a request id and both sides see the same.
+    const anon = await get('/api/blog/images/a.png');
+    expect(anon.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(anon.json.headers['x-request-id']).toBe(anon.headers.get('x-request-id'));
+  });
+
+  it('counts public reads in the metrics like every other request', async () => {
+    const series = async () => {
+      const text = await (await fetch(`${metricsBase}/metrics`)).text();
+      const m =
+        /^http_server_requests_total\{method="GET",route="\/api\/health\/booking",status_code="200",service="gateway"\} (\d+)$/m.exec(
+          text,
+        );
+      return Number(m?.[1] ?? 0);
+    };
+    const before = await series();
+    for (let i = 0; i < 3; i++) expect((await get('/api/health/booking')).status).toBe(200);
+    expect((await series()) - before).toBe(3);
   });
 
   it('never passes identity headers sent by a client', async () => {
@@ -717,6 +789,25 @@ describe('gateway', () => {
     });
     expect(marked.status).toBe(200);
   });
+
+  describe('robots.txt', () => {
+    it('lets crawlers read the public site, keeps them out of the back office and names the sitemap', async () => {
+      const r = await get('/robots.txt');
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toContain('text/plain');
+      const lines = r.text.split('\n');
+      for (const rule of ['User-agent: *', 'Disallow: /admin', 'Disallow: /blog-admin', 'Disallow: /api/']) {
+        expect(lines).toContain(rule);
+      }
+      expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    });
+
+    it('never names a forged Host in the Sitemap line', async () => {
+      const res = await gateway.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.test' } });
+      expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+      expect(res.body).not.toContain('evil.test');
+    });
+  });
 });
 
 describe('gateway analytics configuration', () => {
@@ -753,25 +844,6 @@ describe('gateway analytics configuration', () => {
     expect(csp).toMatch(
       /connect-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/\*\.google-analytics\.com/,
     );
-  });
-});
-
-describe('robots.txt', () => {
-  it('lets crawlers read the public site, keeps them out of the back office and names the sitemap', async () => {
-    const r = await get('/robots.txt');
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toContain('text/plain');
-    const lines = r.text.split('\n');
-    for (const rule of ['User-agent: *', 'Disallow: /admin', 'Disallow: /blog-admin', 'Disallow: /api/']) {
-      expect(lines).toContain(rule);
-    }
-    expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
-  });
-
-  it('never names a forged Host in the Sitemap line', async () => {
-    const res = await gateway.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.test' } });
-    expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
-    expect(res.body).not.toContain('evil.test');
   });
 });
 

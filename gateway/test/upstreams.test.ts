@@ -23,7 +23,10 @@ async function bookingOn(port: number, opts: { hang?: boolean } = {}): Promise<F
   // The services' own settings (services/kit/src/app.ts).
   const app = Fastify({ forceCloseConnections: 'idle', return503OnClosing: true });
   app.get('/api/bookings/available', async () => ({ availableSlots: ['09:00'] }));
-  if (opts.hang) app.get('/api/bookings', () => new Promise(() => {}));
+  if (opts.hang) {
+    app.get('/api/bookings', () => new Promise(() => {}));
+    app.get('/health/live', () => new Promise(() => {}));
+  }
   await app.listen({ host: '127.0.0.1', port });
   return app;
 }
@@ -99,6 +102,7 @@ describe('gateway and its upstreams', () => {
         INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
         BOOKING_URL: `http://127.0.0.1:${port}`,
         WEB_DIST_DIR: '/nonexistent',
+        METRICS_PORT: 0,
       },
       { logger: pino({ level: 'warn' }, sink) },
     );
@@ -111,6 +115,54 @@ describe('gateway and its upstreams', () => {
     expect(res.statusCode).toBe(503);
     // The kit logs every 5xx through the request's logger, which carries the request id.
     expect(lines.find((l) => l.msg === 'server error')).toMatchObject({ reqId: 'req-42', statusCode: 503 });
+    // The same over HTTP, where a public read takes the fast path.
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const addr = app.server.address();
+    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api/bookings/available`;
+    const overHttp = await fetch(url, { headers: { 'x-request-id': 'req-43' } });
+    expect(overHttp.status).toBe(503);
+    expect(lines.find((l) => l.msg === 'server error' && l.reqId === 'req-43')).toMatchObject({
+      statusCode: 503,
+      url: '/api/bookings/available',
+    });
+  });
+
+  it('applies TRUST_PROXY the same way to public reads and to everything else', async () => {
+    const port = await freePort();
+    const echo = Fastify();
+    echo.all('/*', async (req) => ({ headers: req.headers }));
+    await echo.listen({ host: '127.0.0.1', port });
+    open.push(echo);
+    const forwarded = {
+      'x-forwarded-for': '198.51.100.9, 203.0.113.7',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'www.parley.example',
+    };
+    const seen = async (trust: string | undefined) => {
+      const { app, base } = await gatewayFor(port, trust ? { TRUST_PROXY: trust } : {});
+      open.push(app);
+      const read = await fetch(`${base}/api/bookings/available`, { headers: forwarded });
+      const write = await fetch(`${base}/api/contact`, {
+        method: 'POST',
+        headers: { ...forwarded, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const pick = async (r: Response) => {
+        const h = ((await r.json()) as { headers: Record<string, string> }).headers;
+        return [h['x-forwarded-for'], h['x-forwarded-proto'], h['x-forwarded-host']];
+      };
+      return { read: await pick(read), write: await pick(write), base };
+    };
+    const none = await seen(undefined);
+    expect(none.read).toEqual(['127.0.0.1', 'http', new URL(none.base).host]);
+    expect(none.write).toEqual(none.read);
+    // A hop count: Fastify 5.12 trusts no peer for it (fail closed); both paths agree.
+    const oneHop = await seen('1');
+    expect(oneHop.write).toEqual(oneHop.read);
+    // The load balancer's network trusted: the client is the last address it added.
+    const loopback = await seen('127.0.0.1/8');
+    expect(loopback.read).toEqual(['203.0.113.7', 'https', 'www.parley.example']);
+    expect(loopback.write).toEqual(loopback.read);
   });
 
   it('answers 504 JSON when a service takes longer than the upstream timeout', async () => {
@@ -118,13 +170,15 @@ describe('gateway and its upstreams', () => {
     const booking = await bookingOn(port, { hang: true });
     const { app, base } = await gatewayFor(port, { UPSTREAM_TIMEOUT_SECONDS: 0.2 });
     open.push({ close: async () => booking.server.closeAllConnections() }, booking, app);
-    // The service never answers this route: the outcome cannot depend on the machine's speed.
-    const r = await getJson(`${base}/api/bookings`);
-    expect(r.status).toBe(504);
-    expect(r.json).toEqual({
-      error: 'Gateway Timeout',
-      message: 'The booking service did not answer in time. Please try again.',
-    });
+    // The service never answers these routes: the outcome cannot depend on the machine's speed.
+    for (const path of ['/api/bookings', '/api/health/booking']) {
+      const r = await getJson(`${base}${path}`);
+      expect(r.status, path).toBe(504);
+      expect(r.json, path).toEqual({
+        error: 'Gateway Timeout',
+        message: 'The booking service did not answer in time. Please try again.',
+      });
+    }
     // Other routes of the same service are unaffected.
     expect((await getJson(`${base}/api/bookings/available`)).status).toBe(200);
   });

@@ -1,0 +1,146 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import { trace } from '@opentelemetry/api';
+import type { ServiceInstance } from '@parley/kit';
+import type { ProxyReply } from './proxy.ts';
+
+/**
+ * The gateway's fast path: public reads (GET/HEAD of a public, unbudgeted table route with a
+ * deployed upstream) are answered from the HTTP server's request event, without building a
+ * Fastify request, reply, hook chain and serialiser around a request that only passes
+ * through. Measured on the project machine, that framework layer cost the gateway as much
+ * CPU per request as the hop itself (docs/benchmarks.md). Everything the Fastify path adds
+ * to such an answer is done here too, the same way: request id, security headers, metrics,
+ * the 5xx log line, X-Forwarded-* (with Fastify's own trust-proxy rules), the edge cache and
+ * compression (shared code in app.ts and proxy.ts). Anything else, and every request while
+ * tracing is on or the gateway is closing, takes the Fastify path.
+ */
+
+/** How a request's client is seen (TRUST_PROXY applied): what X-Forwarded-* carry on. */
+export interface ClientView {
+  ip: string;
+  protocol: string;
+  host: string;
+}
+
+/**
+ * Fastify's own reading of ip, protocol and host for a raw request, so both paths apply
+ * TRUST_PROXY identically. Fastify keeps its Request class (with the trust-proxy getters) on
+ * the instance; when it cannot be found (another Fastify major), undefined: no fast path.
+ */
+export function fastifyClientView(app: ServiceInstance): ((req: IncomingMessage) => ClientView) | undefined {
+  const key = Object.getOwnPropertySymbols(app).find((s) => s.description === 'fastify.Request');
+  const Request = key ? (app as unknown as Record<symbol, { prototype?: object }>)[key] : undefined;
+  const proto = Request?.prototype;
+  if (!proto) return undefined;
+  const getter = (name: string) => {
+    for (let p: object | null = proto; p; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, name);
+      if (d?.get) return d.get;
+    }
+    return undefined;
+  };
+  const ip = getter('ip');
+  const protocol = getter('protocol');
+  const host = getter('host');
+  if (!ip || !protocol || !host) return undefined;
+  return (req) => {
+    // The getters read this.raw, this.headers and this.socket, as on a Fastify request.
+    const view = Object.create(proto) as { raw: IncomingMessage };
+    view.raw = req;
+    return {
+      ip: ip.call(view) as string,
+      protocol: protocol.call(view) as string,
+      host: host.call(view) as string,
+    };
+  };
+}
+
+/** Whether an OpenTelemetry SDK is registered (then requests take the Fastify path, which traces). */
+export function tracingRegistered(): () => boolean {
+  const noop = trace.getTracerProvider();
+  return () => trace.getTracerProvider() !== noop;
+}
+
+/**
+ * Puts `fast` in front of the Fastify app's request handler: a request it does not take
+ * (returns false) goes on to Fastify untouched.
+ */
+export function installFastPath(
+  server: Server,
+  fast: (req: IncomingMessage, res: ServerResponse) => boolean,
+): void {
+  const handlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  const fastify = handlers[0];
+  if (handlers.length !== 1 || !fastify) return;
+  server.removeListener('request', fastify);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!fast(req, res)) fastify.call(server, req, res);
+  });
+}
+
+/**
+ * A reply written straight to the ServerResponse, with the methods the proxy uses on a
+ * Fastify reply. `done` runs once the answer is handed to the socket (metrics, 5xx log).
+ */
+export class RawReply implements ProxyReply {
+  sent = false;
+  private status = 200;
+  private readonly headers: Record<string, string | string[] | number> = {};
+
+  constructor(
+    readonly raw: ServerResponse,
+    private readonly head: boolean,
+    private readonly finalHeaders: (headers: Record<string, string | string[] | number>) => void,
+    private readonly done: (status: number) => void,
+  ) {}
+
+  header(name: string, value: string | string[] | number): this {
+    this.headers[name] = value;
+    return this;
+  }
+
+  code(status: number): this {
+    this.status = status;
+    return this;
+  }
+
+  removeHeader(name: string): this {
+    delete this.headers[name];
+    return this;
+  }
+
+  getHeaders(): Record<string, string | string[] | number> {
+    return this.headers;
+  }
+
+  send(payload?: Buffer | Readable | string): this {
+    if (this.sent) return this;
+    this.sent = true;
+    const res = this.raw;
+    const headers = this.headers;
+    this.finalHeaders(headers);
+    if (payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      if (body) headers['content-length'] = body.length;
+      else if (
+        !this.head &&
+        this.status !== 204 &&
+        this.status !== 304 &&
+        headers['content-length'] === undefined
+      )
+        headers['content-length'] = 0;
+      res.writeHead(this.status, headers);
+      res.end(this.head ? undefined : body);
+      this.done(this.status);
+      return this;
+    }
+    res.writeHead(this.status, headers);
+    pipeline(payload, res, (err) => {
+      // A stream that failed midway cannot be answered anew: the client sees it cut short.
+      if (err && !res.destroyed) res.destroy(err);
+      this.done(this.status);
+    });
+    return this;
+  }
+}
