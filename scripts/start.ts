@@ -125,8 +125,11 @@ async function main() {
 
   const secret = dataSecret('INTERNAL_AUTH_SECRET', 'internal-auth-secret');
   const upstreams: Record<string, string> = {};
+  // The one public origin every absolute URL is built from (mail links, feeds, sharing tags).
+  const publicOrigin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`;
   const baseEnv = {
     ...process.env,
+    PUBLIC_ORIGIN: publicOrigin,
     INTERNAL_AUTH_SECRET: secret,
     SETTINGS_ENCRYPTION_KEY: dataSecret('SETTINGS_ENCRYPTION_KEY', 'settings-encryption-key'),
     EMAIL_SIGNING_SECRET: dataSecret('EMAIL_SIGNING_SECRET', 'email-signing-secret'),
@@ -207,6 +210,7 @@ async function main() {
   const gatewayConfig = loadConfig('gateway', GatewayEnv, {
     ...process.env,
     ...upstreams,
+    PUBLIC_ORIGIN: publicOrigin,
     INTERNAL_AUTH_SECRET: secret,
   });
   const gateway = await buildGateway(gatewayConfig);

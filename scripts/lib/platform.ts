@@ -33,7 +33,15 @@ export async function startPlatform(
     ['--import', 'tsx', join(repoRoot, 'scripts/start.ts'), ...(opts.args ?? [])],
     {
       cwd: repoRoot,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env, PORT: String(port), PARLEY_DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        // The address tests and benchmarks use is the platform's public origin.
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+        ...opts.env,
+        PORT: String(port),
+        PARLEY_DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );

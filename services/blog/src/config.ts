@@ -1,4 +1,4 @@
-import { ServiceEnv } from '@parley/kit/config';
+import { publicOriginOf, ServiceEnv } from '@parley/kit/config';
 import { type Static, Type } from 'typebox';
 
 export const BlogEnv = Type.Object({
@@ -11,8 +11,6 @@ export const BlogEnv = Type.Object({
   BLOG_IMAGE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   /** Largest accepted upload in bytes (default 5 MiB). */
   BLOG_IMAGE_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024 })),
-  /** Public origin for absolute links in RSS and the sitemap (e.g. https://parley.example). */
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   /** Site name shown in the feed (default Parley). */
   BLOG_SITE_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
@@ -27,7 +25,7 @@ export interface BlogSettings {
 export function settingsFrom(config: BlogConfig): BlogSettings {
   return {
     imageMaxBytes: config.BLOG_IMAGE_MAX_BYTES ?? 5 * 1024 * 1024,
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    publicBaseUrl: publicOriginOf(config),
     siteName: config.BLOG_SITE_NAME ?? 'Parley',
   };
 }

@@ -70,7 +70,7 @@ beforeAll(async () => {
     NATS_URL: natsUrl,
     INTERNAL_AUTH_SECRET: secret,
     BLOG_IMAGE_MAX_BYTES: String(64 * 1024),
-    PUBLIC_BASE_URL: 'https://parley.example',
+    PUBLIC_ORIGIN: 'https://parley.example',
     LOG_LEVEL: 'silent',
   };
   a = await startService(blogService, { env, logger, listen: { host: '127.0.0.1', port: 0 } });

@@ -7,8 +7,6 @@ export const EmailEnv = Type.Object({
   SETTINGS_ENCRYPTION_KEY: Type.String({ minLength: 44 }),
   /** Signs tracking and unsubscribe tokens (≥ 32 characters). Generated per data directory by `pnpm start`. */
   EMAIL_SIGNING_SECRET: Type.String({ minLength: 32 }),
-  /** Origin put in front of every link in a mail (tracking, unsubscribe, invitations). */
-  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Sender when the settings name none (`smtp_from_email` / `smtp_from_name`). */
   MAIL_FROM_EMAIL: Type.Optional(Type.String({ format: 'email' })),
   MAIL_FROM_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -41,7 +39,6 @@ export const EmailEnv = Type.Object({
 });
 export type EmailConfig = Static<typeof EmailEnv>;
 
-export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:3000';
 export const DEFAULT_FROM_EMAIL = 'no-reply@parley.local';
 export const DEFAULT_FROM_NAME = 'Parley';
 /** The company's sales address (web/src/components/contact/company.ts). */

@@ -1,5 +1,5 @@
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/contracts';
-import { ServiceEnv } from '@parley/kit/config';
+import { publicOriginOf, ServiceEnv } from '@parley/kit/config';
 import { type Static, Type } from 'typebox';
 
 export const IdentityEnv = Type.Object({
@@ -12,8 +12,6 @@ export const IdentityEnv = Type.Object({
   ),
   /** Sessions expire after this many hours without use (default 24). */
   SESSION_IDLE_HOURS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 24 * 90 })),
-  /** Origin put in front of invitation links (e.g. https://parley.example.com); relative when absent. */
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   /** Invitation links stay valid this many days (default 7). */
   INVITATION_TTL_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
   /** Sign-in requests (of any outcome) per client IP per minute, in memory (default 60). */
@@ -32,7 +30,7 @@ export function settingsFrom(config: IdentityConfig): IdentitySettings {
   return {
     sessionIdleMs: (config.SESSION_IDLE_HOURS ?? 24) * 3_600_000,
     invitationTtlMs: (config.INVITATION_TTL_DAYS ?? 7) * 86_400_000,
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? '',
+    publicBaseUrl: publicOriginOf(config),
     loginRateLimit: config.LOGIN_RATE_LIMIT ?? 60,
   };
 }

@@ -12,7 +12,7 @@ async function create(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  h = await startHarness('identity_users', { PUBLIC_BASE_URL: 'https://parley.example.com' });
+  h = await startHarness('identity_users', { PUBLIC_ORIGIN: 'https://parley.example.com' });
   const [row] = await h.sql('SELECT id FROM admin_users WHERE email = $1', [SUPER_EMAIL]);
   superId = row.id;
   asSuper = await h.as({ adminId: superId, role: 'super_admin' });

@@ -30,7 +30,20 @@ export const CommonEnv = {
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ format: 'uri' })),
   /** Shared secret the gateway signs internal assertions with (≥ 32 chars). */
   INTERNAL_AUTH_SECRET: Type.String({ minLength: 32 }),
+  /**
+   * The public origin in front of the gateway (https://parley.example.com): the one setting
+   * every absolute URL is built from (links in mail, feeds, sitemaps, Twilio callbacks, sharing
+   * tags). Default http://localhost:3000; `pnpm start` sets its own.
+   */
+  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
 };
+
+export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:3000';
+
+/** The configured public origin, without a trailing slash. */
+export function publicOriginOf(config: { PUBLIC_ORIGIN?: string | undefined }): string {
+  return (config.PUBLIC_ORIGIN ?? DEFAULT_PUBLIC_ORIGIN).replace(/\/+$/, '');
+}
 
 /** Variables of a service that owns a database and talks on the bus. */
 export const ServiceEnv = {

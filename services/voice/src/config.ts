@@ -1,5 +1,5 @@
 import { DEFAULT_VOICES } from '@parley/contracts';
-import { ServiceEnv } from '@parley/kit/config';
+import { publicOriginOf, ServiceEnv } from '@parley/kit/config';
 import { type Static, Type } from 'typebox';
 import type { VoiceEntry } from './speech/types.ts';
 
@@ -27,8 +27,6 @@ export const VoiceEnv = Type.Object({
   TWILIO_FROM_NUMBER: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{6,14}$' })),
   /** Base URL of Twilio's REST API (default https://api.twilio.com): a proxy, or a local stand-in. */
   TWILIO_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*)?$' })),
-  /** Public origin Twilio calls back (status callbacks are signed over this URL). */
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   /** Demo calls (Try AI Agent): per destination number and per client IP per day, at once. */
   DEMO_CALLS_PER_NUMBER_PER_DAY: Type.Optional(Type.Integer({ minimum: 1 })),
   DEMO_CALLS_PER_IP_PER_DAY: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -83,7 +81,7 @@ export function settingsFrom(config: VoiceConfig): VoiceSettings {
       maxAgeDays: config.TTS_CACHE_MAX_AGE_DAYS ?? 30,
       pruneEveryMs: (config.TTS_CACHE_PRUNE_SECONDS ?? 600) * 1000,
     },
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    publicBaseUrl: publicOriginOf(config),
     demo: {
       perNumberPerDay: config.DEMO_CALLS_PER_NUMBER_PER_DAY ?? 2,
       perIpPerDay: config.DEMO_CALLS_PER_IP_PER_DAY ?? 5,

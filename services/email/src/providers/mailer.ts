@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceDeps } from '@parley/kit';
+import { publicOriginOf, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
 
 type Logger = ServiceDeps['logger'];
 
-import {
-  DEFAULT_FROM_EMAIL,
-  DEFAULT_FROM_NAME,
-  DEFAULT_PUBLIC_ORIGIN,
-  DEFAULT_SUPPORT_EMAIL,
-  type EmailConfig,
-} from '../config.ts';
+import { DEFAULT_FROM_EMAIL, DEFAULT_FROM_NAME, DEFAULT_SUPPORT_EMAIL, type EmailConfig } from '../config.ts';
 import type { EmailDb } from '../db.ts';
 import type { Brand } from '../domain/messages.ts';
 import { type Address, composeMime, newMessageId } from '../domain/mime.ts';
@@ -65,7 +59,7 @@ export class Mailer {
   ) {}
 
   get origin(): string {
-    return (this.deps.config.PUBLIC_ORIGIN ?? DEFAULT_PUBLIC_ORIGIN).replace(/\/+$/, '');
+    return publicOriginOf(this.deps.config);
   }
 
   async brand(): Promise<Brand> {
