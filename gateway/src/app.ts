@@ -323,8 +323,14 @@ export async function buildGateway(
     trustProxy: trustProxyOf(config.TRUST_PROXY),
     rewriteUrl,
     notFoundHandler: notFound,
-    routeLabel: (request) =>
-      (request.raw as TaggedRequest)[kRoute]?.entry.path ?? request.routeOptions.url ?? 'unmatched',
+    // One series per table route (and one for all hashed assets, which are a route each).
+    routeLabel: (request) => {
+      const tableRoute = (request.raw as TaggedRequest)[kRoute];
+      if (tableRoute) return tableRoute.entry.path;
+      const url = request.routeOptions.url;
+      if (!url) return 'unmatched';
+      return url.startsWith('/assets/') ? '/assets/*' : url;
+    },
   });
 
   // Per-request loggers are made when a request first logs (few do); see lazy-logger.ts.

@@ -499,6 +499,13 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
     expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
+  it('counts every hashed asset under one metrics route, not one series per file', async () => {
+    await get('/assets/index-abc123.js');
+    const text = await (await fetch(`${metricsBase}/metrics`)).text();
+    expect(text).toContain('http_server_requests_total{method="GET",route="/assets/*",status_code="200"');
+    expect(text).not.toContain('route="/assets/index-abc123.js"');
+  });
+
   it('sets security headers on every response', async () => {
     for (const path of ['/', '/api/nope', '/api/bookings/available']) {
       const r = await get(path);
