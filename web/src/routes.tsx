@@ -123,15 +123,11 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'admin/address-books',
-            lazy: async () => ({
-              Component: (await import('./admin/pages/placeholders.tsx')).AddressBooksPage,
-            }),
+            lazy: async () => ({ Component: (await import('./admin/address-books/page.tsx')).default }),
           },
           {
             path: 'admin/email',
-            lazy: async () => ({
-              Component: (await import('./admin/pages/placeholders.tsx')).EmailMarketingPage,
-            }),
+            lazy: async () => ({ Component: (await import('./admin/email/page.tsx')).default }),
           },
           {
             path: 'admin/email/sent',

@@ -39,8 +39,10 @@ export const CONTACTS_MAX_LIMIT = 5000;
 export const CONTACT_SEARCH_COUNT_CAP = 1000;
 /** Rejected rows an import lists (with their line numbers); the count covers them all. */
 export const IMPORT_ERRORS_LISTED = 100;
-/** Largest file an import accepts. */
-export const IMPORT_MAX_BYTES = 256 * 1024 * 1024;
+/** Largest import request the gateway forwards (its route table's limit for the import calls). */
+export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
+/** Largest file an import accepts: the request's limit less room for the multipart envelope. */
+export const IMPORT_MAX_FILE_BYTES = IMPORT_MAX_BYTES - 64 * 1024;
 
 export const AUDIENCE_LIMITS = {
   bookName: 100,

@@ -27,6 +27,7 @@ import {
   ImportSession,
   type ImportsRepository,
   type Progress,
+  Stager,
 } from './repo/imports.repository.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface ImportInput {
   layout: 'sheet' | 'manual';
   /** Upload bytes received so far (progress). */
   bytesReceived: () => number;
+  /** Called once every record has been read and staged (or the import has ended). */
+  onRead?: () => void;
 }
 
 export interface RunningImport {
@@ -66,13 +69,14 @@ export class Importer {
     private readonly logger: ServiceDeps['logger'],
   ) {}
 
-  /** Fails jobs whose process died, now and every 10 s. */
+  /** Fails jobs whose process died and drops what they staged, now and every 10 s. */
   startReaper(): void {
     const reap = () =>
       this.jobs
         .reapStale()
-        .then((ids) => {
+        .then(async (ids) => {
           if (ids.length) this.logger.warn({ ids }, 'import jobs of a stopped process marked failed');
+          await this.jobs.dropStaged();
         })
         .catch((err) => this.logger.warn({ err }, 'import reaper pass failed'));
     void reap();
@@ -150,33 +154,61 @@ export class Importer {
         .catch((err) => this.logger.warn({ err, importId: job.id }, 'import progress not written'));
     };
     let session: ImportSession | null = null;
+    let stager: Stager | null = null;
     // A stop rolls the transaction back at once (releasing the book), even while the upload
     // is stalled; the reading loop notices when it next runs.
     const stop = (reason: Error) => {
       stopReason ??= reason;
       void session?.close();
+      void stager?.close();
     };
     const timer = setInterval(() => void writing.then(writeProgress), PROGRESS_MS);
     aborted.catch((err: Error) => stop(err));
 
+    // Staged batches wait here for the merge (the import's transaction), which runs beside the reading.
+    const queue: Array<{ table: string; rows: number }> = [];
+    let reading = true;
+    let wake: (() => void) | null = null;
+    const signal = () => {
+      wake?.();
+      wake = null;
+    };
+    let merger: Promise<void> = Promise.resolve();
+
     try {
-      session = await ImportSession.open(this.databaseUrl, job.addressBookId, kind);
+      [session, stager] = await Promise.all([
+        ImportSession.open(this.databaseUrl, job.addressBookId, kind),
+        Stager.open(this.databaseUrl, job.id),
+      ]);
       if (stopReason) throw stopReason;
       const db = session;
-      // The database side works on one batch while the next is read.
-      let pending: Promise<void> = Promise.resolve();
-      const flush = async (data: Buffer[], rows: number) => {
-        await pending;
-        if (stopReason) throw stopReason;
-        pending = (async () => {
-          await db.stage(data);
-          const merged = await db.merge();
+      const staging = stager;
+      merger = (async () => {
+        for (;;) {
+          if (stopReason) throw stopReason;
+          const next = queue.shift();
+          if (!next) {
+            if (!reading) return;
+            await new Promise<void>((r) => {
+              wake = r;
+            });
+            continue;
+          }
+          const merged = await db.merge(next.table);
           progress.imported += merged.inserted;
           progress.updated += merged.updated;
-          progress.skipped += rows - merged.inserted - merged.updated;
-        })();
-        // A failing batch must surface even if nothing awaits it before the next one.
-        pending.catch(() => {});
+          progress.skipped += next.rows - merged.inserted - merged.updated;
+        }
+      })();
+      // A failing merge stops the reading too.
+      merger.catch((err: Error) => stop(err));
+
+      let batches = 0;
+      const flush = async (batch: CopyBatch) => {
+        const rows = batch.rows;
+        const table = await staging.stage(batches++, batch.finish());
+        queue.push({ table, rows });
+        signal();
       };
 
       let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
@@ -207,29 +239,36 @@ export class Importer {
           }
         }
         if (batch.rows >= BATCH_ROWS) {
-          await flush(batch.finish(), batch.rows);
+          await flush(batch);
           batch = new CopyBatch();
         }
       }
       if (stopReason) throw stopReason;
+      if (batch.rows) await flush(batch);
+      reading = false;
+      signal();
+      input.onRead?.();
       progress.phase = 'saving';
-      if (batch.rows) await flush(batch.finish(), batch.rows);
-      await pending;
+      await merger;
       if (stopReason) throw stopReason;
       clearInterval(timer);
       await writing;
       progress.bytesReceived = input.bytesReceived();
       const finished = await session.commit(job.id, progress, kind);
       this.logger.info(
-        { importId: job.id, bookId: job.addressBookId, rows: progress.rowsRead, valid: validRows },
+        { importId: job.id, bookId: job.addressBookId, rows: progress.rowsRead, valid: validRows, batches },
         'import completed',
       );
       return { job: finished };
     } catch (err) {
       clearInterval(timer);
-      await writing;
       // A cancel or a stop may surface as whatever error it caused downstream.
       const error = stopReason ?? (err instanceof Error ? err : new Error(String(err)));
+      stop(error);
+      reading = false;
+      signal();
+      await merger.catch(() => {});
+      await writing;
       const cancelled = error instanceof ImportCancelledError;
       const message = cancelled
         ? 'Import cancelled. No contacts were imported.'
@@ -242,10 +281,15 @@ export class Importer {
       const ended = await this.jobs
         .finishWithout(job.id, cancelled ? 'cancelled' : 'failed', message, progress)
         .catch(() => null);
+      await this.jobs
+        .dropStaged(job.id)
+        .catch((e) => this.logger.warn({ err: e, importId: job.id }, 'staging tables not dropped'));
       return { job: ended ?? job, error };
     } finally {
       clearInterval(timer);
       await session?.close();
+      await stager?.close();
+      input.onRead?.();
     }
   }
 }

@@ -200,6 +200,11 @@ export class ImportsRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** Drops what a job that did not commit left staged (all ended jobs' tables when no id is given). */
+  dropStaged(jobId?: string): Promise<number> {
+    return dropStaged(this.pool, jobId);
+  }
+
   /**
    * Jobs left running by a process that died (no heartbeat for STALE_AFTER_SECONDS) are
    * failed; their transaction died with their connection, so nothing of them was imported.
@@ -249,30 +254,11 @@ export class ImportSession {
       if (!book.rowCount) throw new ImportBookGoneError();
       // Sorting a batch for the merge should stay in memory.
       await client.query(`SET LOCAL work_mem = '64MB'`);
-      await client.query(
-        `CREATE TEMP TABLE "import_rows" (
-           "line" integer, "email" text, "email_key" text, "first_name" text, "last_name" text, "company" text,
-           "phone" text, "website" text, "address" text, "category" text, "rating" real, "review_count" integer,
-           "description" text, "tags" text[]
-         ) ON COMMIT DROP`,
-      );
     } catch (err) {
       await session.close();
       throw err;
     }
     return session;
-  }
-
-  /** COPYs a batch of staging lines (domain/import.ts CopyBatch) into the staging table, replacing the last batch. */
-  async stage(data: Buffer[]): Promise<void> {
-    await this.client.query('TRUNCATE "import_rows"');
-    const copy = this.client.query(copyFrom(`COPY "import_rows" (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
-    await new Promise<void>((resolve, reject) => {
-      copy.on('error', reject);
-      copy.on('finish', resolve);
-      for (const chunk of data) copy.write(chunk);
-      copy.end();
-    });
   }
 
   /**
@@ -281,10 +267,10 @@ export class ImportSession {
    * list); an address already in the book gets the non-empty values that differ (never its
    * status), unless this import already wrote it (an earlier duplicate in the file: skipped).
    */
-  async merge(): Promise<MergeCounts> {
+  async merge(table: string): Promise<MergeCounts> {
     const { rows } = await this.client.query<{ inserted: string; updated: string }>(
       `WITH src AS (
-         SELECT DISTINCT ON ("email_key") * FROM "import_rows" ORDER BY "email_key", "line"
+         SELECT DISTINCT ON ("email_key") * FROM ${table} ORDER BY "email_key", "line"
        ), written AS (
          INSERT INTO "email_contacts" AS c ("address_book_id", "email", "first_name", "last_name", "company", "phone",
            "website", "address", "category", "rating", "review_count", "description", "tags", "source", "status",
@@ -329,6 +315,8 @@ export class ImportSession {
        SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM written`,
       [this.bookId, this.source],
     );
+    // The batch is merged: its table goes with this transaction (kept if it rolls back, for the cleanup).
+    await this.client.query(`DROP TABLE ${table}`);
     return { inserted: Number(rows[0]?.inserted ?? 0), updated: Number(rows[0]?.updated ?? 0) };
   }
 
@@ -386,6 +374,78 @@ export class ImportSession {
     await this.client.query('ROLLBACK').catch(() => {});
     await this.client.end().catch(() => {});
   }
+}
+
+/**
+ * The staging side of an import, on its own connection: each batch is COPYed into its own
+ * UNLOGGED table (no WAL, no index, dropped once merged) and committed at once, so the upload
+ * is read as fast as it arrives and parsed while the import's transaction merges earlier
+ * batches on the other connection. Tables of a job that did not commit are dropped by
+ * `dropStaged` (after a failure) or by the reaper (after a crash).
+ */
+export class Stager {
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly prefix: string,
+  ) {}
+
+  static async open(databaseUrl: string, jobId: string): Promise<Stager> {
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: 'parley-email-import-stage',
+    });
+    client.on('error', () => {});
+    await client.connect();
+    // Staged rows are scratch data: no need to wait for the disk at each commit.
+    await client.query('SET synchronous_commit = off');
+    return new Stager(client, stagingPrefix(jobId));
+  }
+
+  /** COPYs batch `n` (domain/import.ts CopyBatch bytes) into a new table; returns the table's name. */
+  async stage(n: number, data: Buffer[]): Promise<string> {
+    const table = `"${this.prefix}${n}"`;
+    await this.client.query(
+      `CREATE UNLOGGED TABLE ${table} (
+         "line" integer, "email" text, "email_key" text COLLATE "C", "first_name" text, "last_name" text,
+         "company" text, "phone" text, "website" text, "address" text, "category" text, "rating" real,
+         "review_count" integer, "description" text, "tags" text[]
+       )`,
+    );
+    const copy = this.client.query(copyFrom(`COPY ${table} (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
+    await new Promise<void>((resolve, reject) => {
+      copy.on('error', reject);
+      copy.on('finish', resolve);
+      for (const chunk of data) copy.write(chunk);
+      copy.end();
+    });
+    return table;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+}
+
+/** Staging tables are named after their job: `import_rows_<job id hex>_<batch>`. */
+export const stagingPrefix = (jobId: string) => `import_rows_${jobId.replaceAll('-', '')}_`;
+
+/**
+ * Drops the staging tables of jobs that are not running (or no longer exist): what a failed,
+ * cancelled or crashed import left. Returns how many were dropped.
+ */
+export async function dropStaged(pool: pg.Pool, jobId?: string): Promise<number> {
+  const { rows } = await pool.query<{ relname: string }>(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'import_rows_%'
+       AND ($1::text IS NULL OR c.relname LIKE $1::text || '%')
+       AND NOT EXISTS (
+         SELECT 1 FROM "email_imports" j
+         WHERE j."status" = 'running' AND c.relname LIKE 'import_rows_' || replace(j."id"::text, '-', '') || '_%'
+       )`,
+    [jobId ? stagingPrefix(jobId) : null],
+  );
+  for (const r of rows) await pool.query(`DROP TABLE IF EXISTS "${r.relname.replace(/"/g, '')}"`);
+  return rows.length;
 }
 
 /** The book of the import no longer exists. */

@@ -3,6 +3,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   ErrorBody,
   IMPORT_MAX_BYTES,
+  IMPORT_MAX_FILE_BYTES,
   ImportIdParams,
   ImportJob,
   ImportJobList,
@@ -22,13 +23,13 @@ import { type AudienceRouteContext, audienceErrors } from './audience-context.ts
 
 /**
  * Imports (admin back office §7 import-csv; email marketing §7 import-csv and import-manual;
- * the job calls). The upload is read as it arrives and the import runs while it does; the
- * answer comes once the import has committed, which is a batch after the last byte (the
- * upload waits when the database is busy). Should the job still run RESULT_WAIT_MS after the
- * upload was fully received, the answer is 202 with the job's id and its counts so far.
+ * the job calls). The upload is read at the pace it arrives: parsed and staged as it comes in,
+ * while the import's transaction merges the staged batches beside it. The answer comes when
+ * the import has committed (small files: right after the last byte, with the final counts),
+ * or, when the merge still runs RESULT_WAIT_MS after the upload was fully received, as 202
+ * with the job's id and its counts so far (poll GET /api/admin/email/imports/{id}).
  */
-
-const RESULT_WAIT_MS = 20_000;
+const RESULT_WAIT_MS = 5_000;
 const ALREADY_RUNNING =
   'An import into this address book is already running. Wait for it to finish or cancel it.';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -40,7 +41,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
   const errors = { ...audienceErrors(ErrorBody), 413: ErrorBody, 415: ErrorBody };
 
   await app.register(multipart, {
-    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
+    limits: { fileSize: IMPORT_MAX_FILE_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
   });
 
   /** The target book: the field's, or the default book when the call allows it. */
@@ -167,7 +168,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
             bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
             createdBy: request.admin?.adminId ?? null,
           },
-          { records, layout: 'sheet', bytesReceived: () => received },
+          { records, layout: 'sheet', bytesReceived: () => received, onRead: uploadDone },
         );
       } catch (err) {
         if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
