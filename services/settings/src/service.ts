@@ -20,7 +20,7 @@ export const settingsService = defineService({
     const sealKey = parseSecretKey(deps.config.SETTINGS_ENCRYPTION_KEY, 'SETTINGS_ENCRYPTION_KEY');
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
-    const repo = new SettingsRepository(db, sealKey);
+    const repo = new SettingsRepository(db, deps.pool, sealKey);
     const allowPrivate = parseAllowList(deps.config.SETTINGS_CRAWL_ALLOW_PRIVATE);
     if (allowPrivate.size > 0)
       deps.logger.warn(
