@@ -66,6 +66,10 @@ function PlatformStatusCard() {
             {data.bus.kind === 'nats' ? 'NATS JetStream' : 'in-process (embedded)'}{' '}
             {data.bus.connected ? 'connected' : 'disconnected'}
           </p>
+          <p className="mb-2 text-xs text-slate-400">
+            Each service is asked over the event bus: an answer means it runs and its bus connection works;
+            its database is pinged.
+          </p>
           <ul className="divide-y divide-navy-700" aria-label="Services">
             {data.services.map((s) => (
               <li
@@ -77,7 +81,7 @@ function PlatformStatusCard() {
                   <p className="font-medium text-white">{SERVICE_LABEL[s.service] ?? s.service}</p>
                   <p className="text-xs break-words text-slate-400">
                     {s.database
-                      ? `Database: ${s.database.details}${s.answeredInMs !== null ? ` · answered in ${s.answeredInMs} ms` : ''}`
+                      ? `Database: ${s.database.details}${s.answeredInMs !== null ? ` · bus round trip ${s.answeredInMs} ms` : ''}`
                       : s.error}
                   </p>
                 </div>
