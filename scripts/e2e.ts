@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { freePort } from '@parley/kit/local';
 import { repoRoot } from './lib/paths.ts';
 import { startPlatform } from './lib/platform.ts';
 import { initialJs } from './lib/web-budget.ts';
@@ -14,6 +15,9 @@ const jsonOut = process.argv[2];
 const admin = {
   PARLEY_ADMIN_EMAIL: process.env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.test',
   PARLEY_ADMIN_PASSWORD: process.env.PARLEY_ADMIN_PASSWORD ?? 'e2e-admin-password-1',
+  // The brand-crawl test serves a fixture site on this loopback port; only it is allowed
+  // past the SSRF guard (a test-only setting, never set in production).
+  SETTINGS_CRAWL_ALLOW_PRIVATE: `127.0.0.1:${await freePort()}`,
 };
 const platform = await startPlatform({ env: admin });
 console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);

@@ -132,6 +132,9 @@ async function main() {
     PUBLIC_ORIGIN: publicOrigin,
     INTERNAL_AUTH_SECRET: secret,
     SETTINGS_ENCRYPTION_KEY: dataSecret('SETTINGS_ENCRYPTION_KEY', 'settings-encryption-key'),
+    // Where data lives, for the General tab of /admin/settings.
+    PARLEY_STORAGE: process.env.PARLEY_STORAGE ?? (process.env.PARLEY_POSTGRES_URL ? 'external' : 'embedded'),
+    PARLEY_DATA_DIR: dataDir,
     EMAIL_SIGNING_SECRET: dataSecret('EMAIL_SIGNING_SECRET', 'email-signing-secret'),
     HOST: '127.0.0.1',
     PORT: '0',

@@ -13,15 +13,9 @@ export function ComingSoon({ title, description }: { title: string; description:
           Coming soon
         </p>
         <p className="mt-1 max-w-md text-sm text-slate-400">
-          This part of the back office is on its way. Bookings, the dashboard and admin users are ready to
-          use.
+          This screen arrives with a later release; everything else in the menu is ready to use.
         </p>
       </div>
     </section>
   );
 }
-
-export const SETTINGS_PLACEHOLDER = {
-  title: 'Settings',
-  description: 'Outgoing mail, brand, security, test mode and diagnostics.',
-};

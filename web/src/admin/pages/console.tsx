@@ -2,8 +2,8 @@ import { BookOpen, CalendarDays, LayoutDashboard, type LucideIcon, Mic, Settings
 import { useSearchParams } from 'react-router';
 import { ConsoleBlogTab } from '../blog/console-tab.tsx';
 import { AdminFrame } from '../components/admin-frame.tsx';
-import { ComingSoon, SETTINGS_PLACEHOLDER } from '../components/coming-soon.tsx';
 import { AdminGuard, useAdmin, useLogout } from '../lib/session.tsx';
+import { GeneralSettings } from '../settings/page.tsx';
 import { VoiceAiManagement } from '../voice/page.tsx';
 import { BookingManagement } from './bookings.tsx';
 import { Dashboard } from './dashboard.tsx';
@@ -56,7 +56,7 @@ function Console() {
       ) : section === 'blog' ? (
         <ConsoleBlogTab />
       ) : section === 'settings' ? (
-        <ComingSoon {...SETTINGS_PLACEHOLDER} />
+        <GeneralSettings />
       ) : (
         <Dashboard bookingsHref={() => select('bookings')} />
       )}

@@ -1,10 +1,6 @@
-import { ComingSoon, SETTINGS_PLACEHOLDER } from '../components/coming-soon.tsx';
+import { ComingSoon } from '../components/coming-soon.tsx';
 
 /** Routed screens of later releases, shown inside the admin shell. */
-
-export function SettingsPage() {
-  return <ComingSoon {...SETTINGS_PLACEHOLDER} />;
-}
 
 export function AddressBooksPage() {
   return <ComingSoon title="Address Books" description="Manage address books and import contacts." />;
