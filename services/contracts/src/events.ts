@@ -9,6 +9,7 @@ import {
   ContactUnsubscribedEvent,
   ImportCompletedEvent,
 } from './email.ts';
+import { CampaignSentEvent, NewsletterSentEvent } from './email-campaigns.ts';
 import { SERVICE_NAMES, type ServiceName } from './enums.ts';
 import { AdminDeletedEvent, AdminInvitedEvent, SessionRevokedEvent } from './identity.ts';
 import { literalUnion } from './schema.ts';
@@ -72,6 +73,9 @@ export const EVENTS = {
   'email.import.completed': def('email', ImportCompletedEvent, (p) => `book:${p.addressBookId}`),
   'email.contact.unsubscribed': def('email', ContactUnsubscribedEvent, (p) => `address:${p.address}`),
   'email.contact.resubscribed': def('email', ContactResubscribedEvent, (p) => `address:${p.address}`),
+  // email (sends): one event per send of a campaign or newsletter, ordered per campaign/newsletter.
+  'email.campaign.sent': def('email', CampaignSentEvent, (p) => `campaign:${p.campaignId}`),
+  'email.newsletter.sent': def('email', NewsletterSentEvent, (p) => `newsletter:${p.newsletterId}`),
 } as const;
 
 export type EventSubject = keyof typeof EVENTS;

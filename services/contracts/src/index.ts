@@ -2,6 +2,7 @@ export * from './blog.ts';
 export * from './booking.ts';
 export * from './cookies.ts';
 export * from './email.ts';
+export * from './email-campaigns.ts';
 export * from './email-mail.ts';
 export * from './enums.ts';
 export * from './events.ts';
