@@ -157,8 +157,16 @@ export class Importer {
     let stager: Stager | null = null;
     // A stop rolls the transaction back at once (releasing the book), even while the upload
     // is stalled; the reading loop notices when it next runs.
+    // Settles (rejects) as soon as the import is stopped: the job ends then, without waiting
+    // for a stalled upload to deliver its next bytes.
+    let rejectStopped: (reason: Error) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      rejectStopped = reject;
+    });
+    stopped.catch(() => {});
     const stop = (reason: Error) => {
       stopReason ??= reason;
+      rejectStopped(stopReason);
       void session?.close();
       void stager?.close();
     };
@@ -211,45 +219,51 @@ export class Importer {
         signal();
       };
 
-      let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
-      let batch = new CopyBatch();
-      for await (const record of input.records) {
-        if (stopReason) throw stopReason;
-        if ('unreadable' in record) {
-          progress.rowsRead++;
-          noteError({ line: record.line, email: null, message: record.unreadable });
-          continue;
-        }
-        if (!map) {
-          map = mapHeader(record.cells);
-          if (map) continue;
-          // No header naming an email column: a first row holding an address is data.
-          if (!looksHeaderless(record.cells)) throw new ImportInputError(NO_EMAIL_COLUMN);
-          map = positionalMap();
-        }
-        const records = input.layout === 'manual' ? manualRecords(record.cells) : [record.cells];
-        for (const cells of records) {
-          const outcome = toContact(cells, map, record.line);
-          if (outcome.kind === 'empty') continue;
-          progress.rowsRead++;
-          if (outcome.kind === 'error') noteError(outcome.error);
-          else {
-            validRows++;
-            batch.add(copyLine(outcome.contact));
+      const readAll = async () => {
+        let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
+        let batch = new CopyBatch();
+        for await (const record of input.records) {
+          if (stopReason) throw stopReason;
+          if ('unreadable' in record) {
+            progress.rowsRead++;
+            noteError({ line: record.line, email: null, message: record.unreadable });
+            continue;
+          }
+          if (!map) {
+            map = mapHeader(record.cells);
+            if (map) continue;
+            // No header naming an email column: a first row holding an address is data.
+            if (!looksHeaderless(record.cells)) throw new ImportInputError(NO_EMAIL_COLUMN);
+            map = positionalMap();
+          }
+          const records = input.layout === 'manual' ? manualRecords(record.cells) : [record.cells];
+          for (const cells of records) {
+            const outcome = toContact(cells, map, record.line);
+            if (outcome.kind === 'empty') continue;
+            progress.rowsRead++;
+            if (outcome.kind === 'error') noteError(outcome.error);
+            else {
+              validRows++;
+              batch.add(copyLine(outcome.contact));
+            }
+          }
+          if (batch.rows >= BATCH_ROWS) {
+            await flush(batch);
+            batch = new CopyBatch();
           }
         }
-        if (batch.rows >= BATCH_ROWS) {
-          await flush(batch);
-          batch = new CopyBatch();
-        }
-      }
-      if (stopReason) throw stopReason;
-      if (batch.rows) await flush(batch);
+        if (stopReason) throw stopReason;
+        if (batch.rows) await flush(batch);
+      };
+      const read = readAll();
+      // Once stopped, reading winds down in the background (its error is the stop's).
+      read.catch(() => {});
+      await Promise.race([read, stopped]);
       reading = false;
       signal();
       input.onRead?.();
       progress.phase = 'saving';
-      await merger;
+      await Promise.race([merger, stopped]);
       if (stopReason) throw stopReason;
       clearInterval(timer);
       await writing;

@@ -156,7 +156,7 @@ export default function AddressBooksPage() {
           {search ? 'Try another word, or clear the search.' : 'Create one, then import its contacts.'}
         </EmptyState>
       ) : (
-        <ul aria-label="Address books" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        <ul aria-label="Address books" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {books.data.map((b) => (
             <BookCard
               key={b.id}

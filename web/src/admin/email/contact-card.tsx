@@ -30,12 +30,15 @@ export function ContactCard({
       <article aria-labelledby={`${id}-name`} className={clsx(cardClass, 'p-4')} data-testid="contact-card">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 id={`${id}-name`} className="truncate text-base font-semibold text-white">
+            <h2 id={`${id}-name`} className="text-base font-semibold [overflow-wrap:anywhere] text-white">
               {name}
-            </h3>
-            <p className="mt-0.5 flex items-center gap-1.5 truncate text-sm text-slate-300">
+            </h2>
+            <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-300">
               <Mail className="h-3.5 w-3.5 shrink-0 text-slate-500" aria-hidden="true" />
-              <a href={`mailto:${c.email}`} className="truncate hover:text-white hover:underline">
+              <a
+                href={`mailto:${c.email}`}
+                className="min-w-0 [overflow-wrap:anywhere] hover:text-white hover:underline"
+              >
                 {c.email}
               </a>
             </p>

@@ -98,7 +98,7 @@ export function ContactSearchTab() {
   };
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-w-0">
         <div className="mb-3 flex flex-wrap gap-3">
           <div className="min-w-0 flex-1 basis-64">

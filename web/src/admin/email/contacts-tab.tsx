@@ -152,7 +152,7 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
             Showing {formatCount(offset + 1)}–{formatCount(offset + page.contacts.length)} of{' '}
             {formatCount(page.meta.total)}
           </p>
-          <ul aria-label="Contacts" className="grid gap-3 lg:grid-cols-2">
+          <ul aria-label="Contacts" className="grid grid-cols-1 gap-3 lg:grid-cols-2">
             {page.contacts.map((c) => (
               <ContactCard
                 key={c.id}
