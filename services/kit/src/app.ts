@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Span } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
@@ -165,6 +166,16 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
     done();
   });
 
+  // The service's OpenAPI 3.1 description, from the same TypeBox schemas that validate and
+  // serialise its routes; the gateway merges every service's into /api/openapi.json.
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `Parley ${opts.name}`, version: '1' },
+    },
+  });
+  app.get('/openapi.json', { logLevel: 'silent', schema: { hide: true } }, async () => app.swagger());
+
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -173,9 +184,12 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
       }),
   });
 
-  app.get('/health/live', { logLevel: 'silent' }, async () => ({ status: 'ok', service: opts.name }));
+  app.get('/health/live', { logLevel: 'silent', schema: { hide: true } }, async () => ({
+    status: 'ok',
+    service: opts.name,
+  }));
 
-  app.get('/health/ready', { logLevel: 'silent' }, async (_request, reply) => {
+  app.get('/health/ready', { logLevel: 'silent', schema: { hide: true } }, async (_request, reply) => {
     const checks: Record<string, boolean> = {};
     await Promise.all(
       Object.entries(opts.readiness).map(async ([name, check]) => {
@@ -194,7 +208,7 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
       .send({ status: ready ? 'ready' : 'not ready', service: opts.name, checks, info });
   });
 
-  app.get('/metrics', { logLevel: 'silent' }, async (_request, reply) => {
+  app.get('/metrics', { logLevel: 'silent', schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', opts.metrics.registry.contentType);
     return opts.metrics.registry.metrics();
   });
