@@ -337,3 +337,112 @@ export const ReplayDeadLettersResponse = Type.Object({
   queued: Type.Integer({ minimum: 0 }),
 });
 export type ReplayDeadLettersResponse = Static<typeof ReplayDeadLettersResponse>;
+
+// ── Feature discovery (spec §2 "Feature-discovery panel", §3 "Feature recommendation", §7) ──
+// The settings service keeps a projection of the platform's activity (bookings, calls, posts,
+// address books, imports, campaigns, newsletters) from events and recommends features from it
+// with written rules (services/settings/src/domain/feature-rules.ts, docs/decisions.md).
+
+export const FEATURE_CATEGORIES = ['automation', 'productivity', 'analytics', 'engagement'] as const;
+export type FeatureCategory = (typeof FEATURE_CATEGORIES)[number];
+export const FEATURE_STATUSES = ['new', 'recommended', 'trending', 'underused'] as const;
+export type FeatureStatus = (typeof FEATURE_STATUSES)[number];
+export const URGENCY_LEVELS = ['low', 'medium', 'high'] as const;
+export type UrgencyLevel = (typeof URGENCY_LEVELS)[number];
+/** The admin screens the panel can be opened on (the `page` of the recommendations call). */
+export const FEATURE_PAGES = [
+  'dashboard',
+  'bookings',
+  'users',
+  'blog',
+  'voice-ai',
+  'settings',
+  'email',
+  'newsletters',
+  'address-books',
+] as const;
+export type FeaturePage = (typeof FEATURE_PAGES)[number];
+/** What a recent action was about. */
+export const ACTIVITY_KINDS = [
+  'booking',
+  'call',
+  'post',
+  'address_book',
+  'import',
+  'campaign',
+  'newsletter',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+/** Spec §9: the panel shows the top 6 recommendations, 2 benefits each, and 2 next steps. */
+export const FEATURE_PANEL_LIMITS = { recommendations: 6, benefits: 2, nextSteps: 2 } as const;
+
+/** GET /api/admin/feature-recommendations?page=: the screen the panel is open on (optional). */
+export const FeatureRecommendationsQuery = Type.Object({ page: Type.Optional(Type.Enum(FEATURE_PAGES)) });
+export type FeatureRecommendationsQuery = Static<typeof FeatureRecommendationsQuery>;
+
+/** Spec §3 "Feature recommendation", plus `reason`: the activity that made it relevant. */
+export const FeatureRecommendation = Type.Object({
+  id: Type.String(),
+  /** The same as `id` (the spec names both). */
+  featureId: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  /** Why now, from the admin's own activity ("You imported 1,240 contacts but ..."). */
+  reason: Type.String(),
+  /** A lucide icon name (`mail`, `newspaper`, ...). */
+  icon: Type.String(),
+  category: Type.Enum(FEATURE_CATEGORIES),
+  /** Percent, 0–100. */
+  relevanceScore: Type.Integer({ minimum: 0, maximum: 100 }),
+  /** A screen of the app. */
+  actionUrl: Type.String(),
+  benefits: Type.Array(Type.String()),
+  urgencyLevel: Type.Enum(URGENCY_LEVELS),
+  status: Type.Enum(FEATURE_STATUSES),
+});
+export type FeatureRecommendation = Static<typeof FeatureRecommendation>;
+
+/** One recent event of the platform, in words. */
+export const RecentAction = Type.Object({
+  kind: Type.Enum(ACTIVITY_KINDS),
+  description: Type.String(),
+  occurredAt: IsoDateTime,
+});
+export type RecentAction = Static<typeof RecentAction>;
+
+export const FeatureRecommendationsResponse = Type.Object({
+  /** Most relevant first. */
+  recommendations: Type.Array(FeatureRecommendation),
+  userActivity: Type.Object({
+    addressBooksCount: Type.Integer({ minimum: 0 }),
+    contactsCount: Type.Integer({ minimum: 0 }),
+    /** Campaigns sent live at least once (test-mode sends are not counted). */
+    campaignsCount: Type.Integer({ minimum: 0 }),
+    /** Newest first. */
+    recentActions: Type.Array(RecentAction),
+  }),
+  generatedAt: IsoDateTime,
+});
+export type FeatureRecommendationsResponse = Static<typeof FeatureRecommendationsResponse>;
+
+export const INSIGHT_PROVIDERS = ['local', 'openai'] as const;
+export type InsightProvider = (typeof INSIGHT_PROVIDERS)[number];
+
+/** A next step (spec: a string or an object with step or action): the step and where to take it. */
+export const FeatureNextStep = Type.Object({
+  step: Type.String(),
+  featureId: Type.String(),
+  actionUrl: Type.String(),
+});
+export type FeatureNextStep = Static<typeof FeatureNextStep>;
+
+export const FeatureInsightsResponse = Type.Object({
+  insights: Type.Object({
+    summary: Type.String(),
+    nextSteps: Type.Array(FeatureNextStep),
+  }),
+  /** Who wrote the words: the local rules, or OpenAI phrasing the same facts. */
+  provider: Type.Enum(INSIGHT_PROVIDERS),
+  generatedAt: IsoDateTime,
+});
+export type FeatureInsightsResponse = Static<typeof FeatureInsightsResponse>;

@@ -6,12 +6,20 @@ import { createDb } from './db.ts';
 import { PlatformProbe } from './diagnostics/probe.ts';
 import { parseAllowList } from './domain/address-policy.ts';
 import { openAiBrandRefiner } from './providers/brand-ai.ts';
+import { openAiInsightsWriter } from './providers/insights-ai.ts';
+import { ActivityRepository } from './repo/activity.repository.ts';
 import { SettingsRepository } from './repo/settings.repository.ts';
 import { brandRoutes } from './routes/brand.ts';
 import { diagnosticsRoutes } from './routes/diagnostics.ts';
+import { featureDiscoveryRoutes } from './routes/feature-discovery.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { startActivityProjection } from './services/activity-projection.ts';
+import { FeatureDiscoveryService } from './services/feature-discovery.service.ts';
 
-/** Composition root of the settings service: settings, brand intelligence, diagnostics. */
+/**
+ * Composition root of the settings service: settings, brand intelligence, diagnostics, and
+ * feature discovery (the activity projection fed by events, its rules and insights).
+ */
 export const settingsService = defineService({
   name: 'settings',
   envSchema: SettingsEnv,
@@ -39,9 +47,24 @@ export const settingsService = defineService({
     );
     const brand = new BrandService({ repo, logger: deps.logger, refiner, allowPrivate, now: deps.now });
     const probe = new PlatformProbe(deps.bus, deps.config.DIAGNOSTICS_TIMEOUT_MS ?? 3000);
-    const ctx = { deps, config: deps.config, repo, probe, brand };
+    const activity = new ActivityRepository(deps.pool);
+    await startActivityProjection(deps, activity);
+    const writer = deps.config.OPENAI_API_KEY
+      ? openAiInsightsWriter({
+          apiKey: deps.config.OPENAI_API_KEY,
+          model: deps.config.SETTINGS_AI_MODEL ?? 'gpt-4o-mini',
+        })
+      : null;
+    const features = new FeatureDiscoveryService({
+      repo: activity,
+      writer,
+      logger: deps.logger,
+      now: deps.now,
+    });
+    const ctx = { deps, config: deps.config, repo, probe, brand, features };
     await settingsRoutes(app, ctx);
     await brandRoutes(app, ctx);
     await diagnosticsRoutes(app, ctx);
+    await featureDiscoveryRoutes(app, ctx);
   },
 });

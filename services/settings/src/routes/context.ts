@@ -3,6 +3,7 @@ import type { SettingsConfig } from '../config.ts';
 import type { BrandService } from '../crawl/brand.service.ts';
 import type { PlatformProbe } from '../diagnostics/probe.ts';
 import type { SettingsRepository } from '../repo/settings.repository.ts';
+import type { FeatureDiscoveryService } from '../services/feature-discovery.service.ts';
 
 /** What the settings service's routes share. */
 export interface RouteContext {
@@ -11,4 +12,5 @@ export interface RouteContext {
   repo: SettingsRepository;
   probe: PlatformProbe;
   brand: BrandService;
+  features: FeatureDiscoveryService;
 }
