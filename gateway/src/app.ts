@@ -715,7 +715,13 @@ export async function buildGateway(
       if (status >= 500) logger.warn({ reqId: id, url, statusCode: status }, 'server error');
     });
     reply.header('x-request-id', id);
-    if (!admit(x, reply, route)) send(x, reply, route);
+    try {
+      if (!admit(x, reply, route)) send(x, reply, route);
+    } catch (err) {
+      // Fastify would turn a throw in a handler into a 500; no request may crash the process.
+      logger.error({ err, reqId: id }, 'gateway fast path failed');
+      if (!reply.sent) refuse(reply, 500, 'Internal Server Error', 'Something went wrong on our side.');
+    }
     return true;
   }
   if (fastReadsEnabled) installFastPath(app.server, fastRead);
