@@ -41,6 +41,8 @@ import {
 /** Rows per COPY + merge. */
 export const BATCH_ROWS = 25_000;
 const PROGRESS_MS = 500;
+/** An import adding this many contacts refreshes the table's statistics. */
+const ANALYZE_AFTER_ROWS = 50_000;
 
 export interface ImportInput {
   /** The records of the file (its header first) or of the manual text. */
@@ -269,6 +271,12 @@ export class Importer {
       await writing;
       progress.bytesReceived = input.bytesReceived();
       const finished = await session.commit(job.id, progress, kind);
+      // After a bulk load the planner's statistics are stale until autovacuum comes by; the
+      // searches choose between the trigram index and a newest-first walk on them.
+      if (progress.imported >= ANALYZE_AFTER_ROWS)
+        void this.jobs
+          .analyzeContacts()
+          .catch((err) => this.logger.warn({ err }, 'analyze after import failed'));
       this.logger.info(
         { importId: job.id, bookId: job.addressBookId, rows: progress.rowsRead, valid: validRows, batches },
         'import completed',

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { SheetRecord } from './csv.ts';
 import { ImportInputError } from './import.ts';
 
@@ -10,6 +9,8 @@ import { ImportInputError } from './import.ts';
  * the line. Other worksheets are skipped.
  */
 export async function* xlsxRecords(input: Readable): AsyncGenerator<SheetRecord> {
+  // Loaded on the first workbook: ExcelJS costs the process about 25 MB it needs for nothing else.
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

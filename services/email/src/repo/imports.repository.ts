@@ -200,6 +200,11 @@ export class ImportsRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** Refreshes the planner's statistics of the contacts (after a bulk load). */
+  async analyzeContacts(): Promise<void> {
+    await this.pool.query('ANALYZE "email_contacts"');
+  }
+
   /** Drops what a job that did not commit left staged (all ended jobs' tables when no id is given). */
   dropStaged(jobId?: string): Promise<number> {
     return dropStaged(this.pool, jobId);
