@@ -8,8 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blogService } from '@parley/blog/service';
 import { bookingService } from '@parley/booking/service';
+import { emailService } from '@parley/email/service';
 import { GatewayEnv } from '@parley/gateway/config';
 import { identityService } from '@parley/identity/service';
+import { settingsService } from '@parley/settings/service';
 import { voiceService } from '@parley/voice/service';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../lib/paths.ts';
@@ -54,7 +56,11 @@ const KNOWN_ENV: Record<string, Set<string>> = {
   identity: new Set([...Object.keys(identityService.envSchema.properties), ...HELPER_KEYS]),
   blog: new Set([...Object.keys(blogService.envSchema.properties), ...HELPER_KEYS]),
   voice: new Set([...Object.keys(voiceService.envSchema.properties), ...HELPER_KEYS]),
+  email: new Set([...Object.keys(emailService.envSchema.properties), ...HELPER_KEYS]),
+  settings: new Set([...Object.keys(settingsService.envSchema.properties), ...HELPER_KEYS]),
 };
+/** Test-only switches (SSRF and certificate-origin holes) that no deployment may set. */
+const TEST_ONLY_ENV = ['SETTINGS_CRAWL_ALLOW_PRIVATE', 'SNS_TEST_CERT_ORIGINS'];
 
 const componentOf = (o: K8sObject): string | undefined =>
   o.metadata.labels?.['app.kubernetes.io/component'] ?? o.metadata.labels?.['app.kubernetes.io/name'];
@@ -122,6 +128,8 @@ function expectWiring(objects: K8sObject[], label: string, serviceUrl: (name: st
   expect(deployments.map((d) => componentOf(d)).sort(), `${label}: one Deployment per component`).toEqual(
     COMPONENTS,
   );
+  const publicOrigins = new Set<unknown>();
+  const encryptionKeyRefs = new Set<unknown>();
   for (const d of deployments) {
     const name = componentOf(d)!;
     const container = podSpecOf(d).containers[0];
@@ -132,8 +140,24 @@ function expectWiring(objects: K8sObject[], label: string, serviceUrl: (name: st
         KNOWN_ENV[name]?.has(key) || ['HOST', 'PORT', 'NODE_ENV'].includes(key),
         `${where}: unknown env ${key}`,
       ).toBe(true);
+      expect(TEST_ONLY_ENV, `${where}: test-only env ${key}`).not.toContain(key);
     }
     expect(env.INTERNAL_AUTH_SECRET, where).toMatchObject({ from: expect.stringContaining('secretKeyRef') });
+    // One public origin for every process.
+    expect(String(env.PUBLIC_ORIGIN), `${where}: PUBLIC_ORIGIN`).toMatch(/^https?:\/\/[^/]+$/);
+    publicOrigins.add(env.PUBLIC_ORIGIN);
+    // Settings seals credentials with a key email opens: the same Secret key for both.
+    if (name === 'settings' || name === 'email') {
+      expect(env.SETTINGS_ENCRYPTION_KEY, where).toMatchObject({
+        from: expect.stringContaining('secretKeyRef'),
+      });
+      encryptionKeyRefs.add((env.SETTINGS_ENCRYPTION_KEY as { from: string }).from);
+    }
+    if (name === 'email')
+      expect(env.EMAIL_SIGNING_SECRET, where).toMatchObject({
+        from: expect.stringContaining('secretKeyRef'),
+      });
+    if (name === 'settings') expect(env.PARLEY_STORAGE, where).toBe('external');
     if (name === 'gateway') {
       expect(env.WEB_DIST_DIR, where).toBe('/app/web/dist');
       for (const svc of SERVICES) expect(env[`${svc.toUpperCase()}_URL`], where).toBe(serviceUrl(svc));
@@ -154,6 +178,9 @@ function expectWiring(objects: K8sObject[], label: string, serviceUrl: (name: st
       objects.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === podSpecOf(d).serviceAccountName),
     ).toBe(true);
   }
+  expect(publicOrigins.size, `${label}: one PUBLIC_ORIGIN`).toBe(1);
+  if (SERVICES.includes('settings') && SERVICES.includes('email'))
+    expect(encryptionKeyRefs.size, `${label}: settings and email share SETTINGS_ENCRYPTION_KEY`).toBe(1);
   // NetworkPolicies: each service admits only the gateway's pods and the metrics scraper.
   const gatewayLabels = deployments.find((d) => componentOf(d) === 'gateway')!.spec.template.metadata.labels;
   for (const d of deployments.filter((x) => componentOf(x) !== 'gateway')) {
@@ -275,8 +302,10 @@ describe('Helm chart charts/parley', () => {
     refs.delete(undefined);
     expect([...refs].sort()).toEqual([
       'parley-blog',
+      'parley-email',
       'parley-identity',
       'parley-postgres',
+      'parley-settings',
       'parley-shared',
       'parley-voice',
     ]);
@@ -313,25 +342,27 @@ describe('Helm chart charts/parley', () => {
   it('adding a service is one values block', () => {
     const booking = helmTemplate(['--show-only', 'templates/deployment.yaml']).objects; // sanity: renders alone
     expect(booking.length).toBe(COMPONENTS.length);
+    // A service that does not exist yet (every existing one already has its block).
+    expect(SERVICES).not.toContain('reports');
     const block = {
       enabled: true,
       replicaCount: 1,
-      image: { repository: 'parley/settings', tag: '' },
+      image: { repository: 'parley/reports', tag: '' },
       port: 8080,
       resources: { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '768Mi' } },
       env: {},
       secretEnv: {},
       existingSecret: '',
       serviceAccount: { annotations: {} },
-      database: { name: 'parley_settings', user: '' },
+      database: { name: 'parley_reports', user: '' },
       hpa: { enabled: true, min: 2, max: 4, targetCPU: 70 },
       pdb: { enabled: true, minAvailable: 1 },
       migrations: { enabled: true },
     };
-    const r = helmTemplate(['--set-json', `services.settings=${JSON.stringify(block)}`]);
-    expectValid(r, 'with settings');
+    const r = helmTemplate(['--set-json', `services.reports=${JSON.stringify(block)}`]);
+    expectValid(r, 'with reports');
     const added = r.objects.filter(
-      (o) => componentOf(o) === 'settings' || componentOf(o) === 'settings-migrate',
+      (o) => componentOf(o) === 'reports' || componentOf(o) === 'reports-migrate',
     );
     expect(added.map((o) => o.kind).sort()).toEqual(
       // Secret: the migration hook's (INTERNAL_AUTH_SECRET while the release's Secret does not exist yet).
@@ -350,9 +381,9 @@ describe('Helm chart charts/parley', () => {
     const gatewayEnv = r.objects.find(
       (o) => o.kind === 'ConfigMap' && o.metadata.name === 'parley-gateway-env',
     )!;
-    expect(gatewayEnv.data.SETTINGS_URL).toBe('http://parley-settings:80');
+    expect(gatewayEnv.data.REPORTS_URL).toBe('http://parley-reports:80');
     const addedEnv = r.objects.find(
-      (o) => o.kind === 'ConfigMap' && o.metadata.name === 'parley-settings-env',
+      (o) => o.kind === 'ConfigMap' && o.metadata.name === 'parley-reports-env',
     )!;
     expect(addedEnv.data.NATS_URL).toBe('nats://nats:4222');
   });
@@ -401,6 +432,18 @@ describe('Helm chart charts/parley', () => {
     expect(helmTemplateFails(['--set', 'global.nats.url=http://nats:4222'])).toMatch(/url/);
     expect(helmTemplateFails(['--set', 'services.booking.env.bad-key=1'])).toMatch(/bad-key/);
     expect(helmTemplateFails(['--set', 'services.booking.typo=1'])).toMatch(/typo/);
+    // PUBLIC_ORIGIN is one global value; test-only holes never reach a deployment.
+    expect(helmTemplateFails(['--set', 'services.blog.env.PUBLIC_BASE_URL=https://x.example'])).toMatch(
+      /PUBLIC_BASE_URL/,
+    );
+    expect(
+      helmTemplateFails(['--set', 'services.settings.env.SETTINGS_CRAWL_ALLOW_PRIVATE=127.0.0.1:80']),
+    ).toMatch(/SETTINGS_CRAWL_ALLOW_PRIVATE/);
+    expect(helmTemplateFails(['--set', 'global.publicOrigin=parley.example.com'])).toMatch(/publicOrigin/);
+    expect(helmTemplateFails(['--set', 'global.settingsEncryptionKey=too-short'])).toMatch(
+      /settingsEncryptionKey/,
+    );
+    expect(helmTemplateFails(['--set', 'global.emailSigningSecret=too-short'])).toMatch(/emailSigningSecret/);
   });
 
   it('keeps the generated internal secret out of the pod template checksum and stable per render', () => {
@@ -418,6 +461,56 @@ describe('Helm chart charts/parley', () => {
     );
     expect(values.size).toBe(1);
     expect(Buffer.from([...values][0], 'base64').toString().length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('generates the settings encryption key and the email signing secret only for the services that read them', () => {
+    const r = helmTemplate();
+    const secret = r.objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'parley')!;
+    const decoded = (key: string) => Buffer.from(secret.data[key], 'base64').toString();
+    // 32 random bytes, base64 (what kit's parseSecretKey accepts).
+    expect(decoded('SETTINGS_ENCRYPTION_KEY')).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(decoded('SETTINGS_ENCRYPTION_KEY'), 'base64')).toHaveLength(32);
+    expect(decoded('EMAIL_SIGNING_SECRET').length).toBeGreaterThanOrEqual(32);
+    // Run-time Secret only: migrations need the database alone.
+    for (const s of ofKind(r.objects, 'Secret').filter((x) => x.metadata.name !== 'parley'))
+      expect(Object.keys(s.data ?? {}), s.metadata.name).not.toContain('SETTINGS_ENCRYPTION_KEY');
+    const without = helmTemplate(['--set', 'services.settings.enabled=false,services.email.enabled=false']);
+    const bare = without.objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'parley')!;
+    expect(Object.keys(bare.data)).toEqual(['INTERNAL_AUTH_SECRET']);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const given = helmTemplate(['--set', `global.settingsEncryptionKey=${key}`]);
+    const givenSecret = given.objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'parley')!;
+    expect(Buffer.from(givenSecret.data.SETTINGS_ENCRYPTION_KEY, 'base64').toString()).toBe(key);
+  });
+
+  it('derives PUBLIC_ORIGIN from global.publicOrigin, else the ingress host', () => {
+    const origin = (r: Rendered) =>
+      r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'parley-email-env')!.data
+        .PUBLIC_ORIGIN;
+    expect(origin(helmTemplate(['-f', PROD_VALUES]))).toBe('https://parley.example.com');
+    expect(origin(helmTemplate(['--set', 'ingress.enabled=true']))).toBe('http://parley.local');
+    expect(origin(helmTemplate(['--set', 'global.publicOrigin=https://example.org/']))).toBe(
+      'https://example.org',
+    );
+  });
+
+  it('restricts egress on request: DNS, the platform, and each service its own internet ports', () => {
+    expect(ofKind(helmTemplate().objects, 'NetworkPolicy').every((p) => !p.spec.egress)).toBe(true);
+    const r = helmTemplate(['-f', PROD_VALUES, '--set', 'networkPolicy.egress.enabled=true']);
+    expectValid(r, 'egress');
+    const internetPorts = (svc: string) => {
+      const np = ofKind(r.objects, 'NetworkPolicy').find((p) => p.metadata.name === `parley-${svc}`)!;
+      expect(np.spec.policyTypes, svc).toEqual(['Ingress', 'Egress']);
+      const rule = (np.spec.egress as K8sObject[]).find((e) => e.to?.some((t: K8sObject) => t.ipBlock));
+      if (rule)
+        for (const t of rule.to)
+          expect(t.ipBlock.except.length, `${svc}: private ranges excepted`).toBeGreaterThan(0);
+      return (rule?.ports ?? []).map((p: { port: number }) => p.port).sort((a: number, b: number) => a - b);
+    };
+    expect(internetPorts('email')).toEqual([25, 443, 465, 587]);
+    expect(internetPorts('settings')).toEqual([80, 443]);
+    expect(internetPorts('booking')).toEqual([]);
+    expect(internetPorts('gateway')).toEqual([]);
   });
 
   it('the validators reject what they should (strict: unknown fields, missing schemas)', () => {

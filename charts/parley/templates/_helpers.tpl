@@ -59,28 +59,76 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 Secrets
 --------------------------------------------------------------------------------------- */}}
 
-{{/* Name of the Secret holding INTERNAL_AUTH_SECRET at run time. */}}
+{{/* Name of the Secret holding the platform secrets (INTERNAL_AUTH_SECRET, and
+     SETTINGS_ENCRYPTION_KEY / EMAIL_SIGNING_SECRET when a service reads them) at run time. */}}
 {{- define "parley.internalSecretName" -}}
 {{- .Values.global.existingSecret | default (include "parley.fullname" .) -}}
 {{- end -}}
 
-{{/* INTERNAL_AUTH_SECRET value when the chart manages it: the given value, else the one
-     already installed (kept on upgrades), else a new random one. Computed once per render. */}}
-{{- define "parley.internalAuthSecretValue" -}}
-{{- if .Values.global.internalAuthSecret -}}
-{{- .Values.global.internalAuthSecret -}}
-{{- else -}}
+{{/* Platform secret keys the chart manages, as a JSON list: INTERNAL_AUTH_SECRET always, the
+     others when an enabled service lists them in platformSecrets. */}}
+{{- define "parley.platformSecretKeys" -}}
+{{- $keys := list "INTERNAL_AUTH_SECRET" -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if and $svc.enabled (ne $name "gateway") -}}
+{{- range ($svc.platformSecrets | default list) -}}
+{{- $keys = append $keys . -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $keys | uniq | sortAlpha | toJson -}}
+{{- end -}}
+
+{{/* Values of the platform secrets when the chart manages them (a dict key -> value): the
+     given value (global.internalAuthSecret, settingsEncryptionKey, emailSigningSecret), else the
+     one already installed (kept on upgrades), else a new random one: 48 letters and digits, or
+     32 random bytes in base64 (44 characters) for the encryption key. Computed once per render,
+     so the release Secret and every hook Secret agree. */}}
+{{- define "parley.platformSecretValues" -}}
 {{- if not (hasKey .Values "_parleyGenerated") -}}
-{{- $value := randAlphaNum 48 -}}
+{{- $g := .Values.global -}}
+{{- $old := dict -}}
 {{- $existing := lookup "v1" "Secret" .Release.Namespace (include "parley.fullname" .) -}}
 {{- if and $existing $existing.data -}}
-{{- if hasKey $existing.data "INTERNAL_AUTH_SECRET" -}}
-{{- $value = index $existing.data "INTERNAL_AUTH_SECRET" | b64dec -}}
+{{- $old = $existing.data -}}
+{{- end -}}
+{{- $given := dict "INTERNAL_AUTH_SECRET" ($g.internalAuthSecret | default "") "SETTINGS_ENCRYPTION_KEY" ($g.settingsEncryptionKey | default "") "EMAIL_SIGNING_SECRET" ($g.emailSigningSecret | default "") -}}
+{{- $out := dict -}}
+{{- range $key, $value := $given -}}
+{{- if not $value -}}
+{{- if hasKey $old $key -}}
+{{- $value = index $old $key | b64dec -}}
+{{- else if eq $key "SETTINGS_ENCRYPTION_KEY" -}}
+{{- $value = randBytes 32 -}}
+{{- else -}}
+{{- $value = randAlphaNum 48 -}}
 {{- end -}}
 {{- end -}}
-{{- $_ := set .Values "_parleyGenerated" (dict "internalAuthSecret" $value) -}}
+{{- $_ := set $out $key $value -}}
 {{- end -}}
-{{- .Values._parleyGenerated.internalAuthSecret -}}
+{{- $_ := set .Values "_parleyGenerated" $out -}}
+{{- end -}}
+{{- .Values._parleyGenerated | toJson -}}
+{{- end -}}
+
+{{/* The platform secrets the chart manages, as Secret `data` lines (base64). */}}
+{{- define "parley.platformSecretData" -}}
+{{- $values := include "parley.platformSecretValues" . | fromJson -}}
+{{- range (include "parley.platformSecretKeys" . | fromJsonArray) }}
+{{ . }}: {{ index $values . | b64enc | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* The public origin (PUBLIC_ORIGIN of every process): global.publicOrigin, else the first
+     ingress host (https with ingress.tls), else the port-forward of NOTES.txt. */}}
+{{- define "parley.publicOrigin" -}}
+{{- $ing := .Values.ingress -}}
+{{- if .Values.global.publicOrigin -}}
+{{- .Values.global.publicOrigin | trimSuffix "/" -}}
+{{- else if and $ing.enabled $ing.hosts -}}
+{{- printf "%s://%s" (ternary "https" "http" (not (empty $ing.tls))) (index $ing.hosts 0).host -}}
+{{- else -}}
+http://localhost:3000
 {{- end -}}
 {{- end -}}
 
@@ -154,6 +202,7 @@ NODE_ENV: "production"
 HOST: "0.0.0.0"
 PORT: {{ .svc.port | toString | quote }}
 LOG_LEVEL: {{ $g.logLevel | quote }}
+PUBLIC_ORIGIN: {{ include "parley.publicOrigin" $root | quote }}
 {{- if $g.otel.endpoint }}
 OTEL_EXPORTER_OTLP_ENDPOINT: {{ $g.otel.endpoint | quote }}
 {{- end }}
@@ -178,7 +227,8 @@ DATABASE_POOL_MAX: {{ $g.postgresql.poolMax | toString | quote }}
 {{- end -}}
 
 {{/* Secret-backed env entries (a YAML list). Args: dict root, name, svc, internalSecret,
-     dbFallbackSecret */}}
+     dbFallbackSecret, platformSecret (omitted in hook Jobs: migrations need only the
+     database) */}}
 {{- define "parley.secretEnvList" -}}
 {{- $root := .root -}}
 {{- $pg := $root.Values.global.postgresql -}}
@@ -188,6 +238,15 @@ DATABASE_POOL_MAX: {{ $g.postgresql.poolMax | toString | quote }}
       name: {{ .internalSecret }}
       key: INTERNAL_AUTH_SECRET
 {{- if ne .name "gateway" }}
+{{- if .platformSecret }}
+{{- range (.svc.platformSecrets | default list) }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.platformSecret }}
+      key: {{ . }}
+{{- end }}
+{{- end }}
 {{- $db := .svc.database | default dict }}
 {{- $user := $db.user | default $pg.user }}
 {{- $dbName := $db.name | default (printf "parley_%s" .name) }}

@@ -3,3 +3,5 @@ CREATE DATABASE parley_identity OWNER parley;
 CREATE DATABASE parley_booking OWNER parley;
 CREATE DATABASE parley_blog OWNER parley;
 CREATE DATABASE parley_voice OWNER parley;
+CREATE DATABASE parley_email OWNER parley;
+CREATE DATABASE parley_settings OWNER parley;
