@@ -53,10 +53,11 @@ try {
       { addressBookId: String(book) },
     );
     let job = res.body as { importId?: string; status?: string; imported?: number };
+    const importId = job.importId;
     // Answered 202: the import goes on; wait for it.
     while (job.status === 'running') {
       await new Promise((r) => setTimeout(r, 1000));
-      const r = await fetch(`${base}/api/admin/email/imports/${job.importId}`, { headers });
+      const r = await fetch(`${base}/api/admin/email/imports/${importId}`, { headers });
       job = (await r.json()) as typeof job;
     }
     if (job.status !== 'completed' || job.imported !== rows)
