@@ -3,6 +3,7 @@ import { Loader2, LogOut, type LucideIcon, Menu, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '../../components/layout/logo.tsx';
+import { FeatureDiscovery } from '../feature-discovery/feature-discovery.tsx';
 import { useAdmin } from '../lib/session.tsx';
 
 export interface FrameItem {
@@ -194,7 +195,10 @@ export function AdminFrame({
         tabIndex={-1}
         className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
       >
-        <div className="mx-auto max-w-6xl">{children}</div>
+        <div className="mx-auto max-w-6xl">
+          <FeatureDiscovery />
+          {children}
+        </div>
       </main>
     </div>
   );

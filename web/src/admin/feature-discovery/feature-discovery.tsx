@@ -1,0 +1,108 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQuery } from '@tanstack/react-query';
+import { Loader2, Sparkles } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { keepOpenOnToast } from '../../components/dialog-focus.ts';
+import { meQuery } from '../lib/api.ts';
+import { useFeatureInsights, useFeatureRecommendations } from './api.ts';
+import { FeatureDiscoveryPanel } from './panel.tsx';
+import { FIRST_VISIT_DELAY_MS, isFirstVisit, markVisited, pageOf } from './rules.ts';
+
+/**
+ * The feature-discovery panel of every admin screen (spec §2, §4): a button above the screen
+ * opens it; on a first visit (no marker in local storage) it opens by itself once, 10 s later.
+ * It is a side panel that leaves the screen usable: opened by itself it takes no focus and
+ * a click elsewhere closes it; opened by the button it takes the focus, and Escape or Close
+ * gives it back to the button.
+ */
+export function FeatureDiscovery() {
+  return (
+    <FeatureDiscoveryGuard>
+      <FeatureDiscoveryLauncher />
+    </FeatureDiscoveryGuard>
+  );
+}
+
+/**
+ * Admin only (spec §2): 'Checking authentication...' while the current-admin check runs; no
+ * admin or an error redirects to /admin/login. (Inside the admin frame the frame's own guard
+ * has already admitted the admin; this keeps the panel safe wherever it is mounted.)
+ */
+function FeatureDiscoveryGuard({ children }: { children: ReactNode }) {
+  const me = useQuery(meQuery);
+  if (me.isPending)
+    return (
+      <p role="status" className="mb-4 flex items-center justify-end gap-2 text-sm text-slate-400">
+        <Loader2 className="h-4 w-4 animate-spin text-brand" aria-hidden="true" />
+        Checking authentication...
+      </p>
+    );
+  if (me.isError || !me.data) return <Navigate to="/admin/login" replace />;
+  return children;
+}
+
+function FeatureDiscoveryLauncher() {
+  const { pathname, search } = useLocation();
+  const recommendations = useFeatureRecommendations(pageOf(pathname, search));
+  const insights = useFeatureInsights();
+  const [open, setOpen] = useState(false);
+  /** Opened by itself: it must not take the focus from what the admin is doing. */
+  const [byItself, setByItself] = useState(false);
+
+  useEffect(() => {
+    if (!isFirstVisit()) return;
+    const timer = setTimeout(() => {
+      // Opened meanwhile (here or in another tab): the first visit is over.
+      if (!isFirstVisit()) return;
+      markVisited();
+      setByItself(true);
+      setOpen(true);
+    }, FIRST_VISIT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const onOpenChange = (next: boolean) => {
+    if (next) {
+      markVisited();
+      setByItself(false);
+    }
+    setOpen(next);
+  };
+  const urgent = recommendations.data?.recommendations.filter((r) => r.urgencyLevel === 'high').length ?? 0;
+
+  return (
+    <div className="mb-4 flex justify-end">
+      <Dialog.Root open={open} onOpenChange={onOpenChange} modal={false}>
+        <Dialog.Trigger className="inline-flex items-center gap-2 rounded-full border border-brand/40 bg-brand/10 px-3 py-1.5 text-sm font-medium text-cyan-100 transition hover:border-brand hover:bg-brand/20">
+          <Sparkles className="h-4 w-4 text-brand" aria-hidden="true" />
+          AI Feature Discovery
+          {urgent ? (
+            <span
+              className="rounded-full bg-brand px-1.5 text-xs font-semibold text-navy-950 tabular-nums"
+              data-testid="feature-discovery-urgent"
+            >
+              {urgent}
+              <span className="sr-only"> high priority</span>
+            </span>
+          ) : null}
+        </Dialog.Trigger>
+        <Dialog.Portal>
+          <Dialog.Content
+            onOpenAutoFocus={(e) => {
+              if (byItself) e.preventDefault();
+            }}
+            onInteractOutside={keepOpenOnToast}
+            className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-fade-in sm:max-w-md"
+          >
+            <FeatureDiscoveryPanel
+              recommendations={recommendations}
+              insights={insights}
+              onNavigate={() => setOpen(false)}
+            />
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </div>
+  );
+}
