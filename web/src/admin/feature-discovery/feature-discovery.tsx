@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2, Sparkles } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { keepOpenOnToast } from '../../components/dialog-focus.ts';
 import { meQuery } from '../lib/api.ts';
 import { useFeatureInsights, useFeatureRecommendations } from './api.ts';
@@ -25,9 +25,9 @@ export function FeatureDiscovery() {
 }
 
 /**
- * Admin only (spec §2): 'Checking authentication...' while the current-admin check runs; no
- * admin or an error redirects to /admin/login. (Inside the admin frame the frame's own guard
- * has already admitted the admin; this keeps the panel safe wherever it is mounted.)
+ * Admin only (spec §2): 'Checking authentication...' while the current-admin check runs, and
+ * nothing without an admin. The redirect to /admin/login is the admin frame's guard's alone:
+ * a second one here would race the frame's own navigations (Logout goes to the home page).
  */
 function FeatureDiscoveryGuard({ children }: { children: ReactNode }) {
   const me = useQuery(meQuery);
@@ -38,7 +38,7 @@ function FeatureDiscoveryGuard({ children }: { children: ReactNode }) {
         Checking authentication...
       </p>
     );
-  if (me.isError || !me.data) return <Navigate to="/admin/login" replace />;
+  if (me.isError || !me.data) return null;
   return children;
 }
 
