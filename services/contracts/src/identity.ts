@@ -103,7 +103,7 @@ export type CreateAdminUserBody = Static<typeof CreateAdminUserBody>;
 
 /**
  * The created admin and the one-time invitation link (`/admin/login?invite=<token>`,
- * absolute when PUBLIC_BASE_URL is configured). The same link is sent by email
+ * absolute when PUBLIC_ORIGIN is configured). The same link is sent by email
  * (event `identity.admin.invited`); it is never shown again.
  */
 export const CreateAdminUserResponse = Type.Object({
