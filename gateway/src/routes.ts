@@ -160,9 +160,15 @@ export const ROUTES: readonly RouteEntry[] = [
   r(['PUT', 'DELETE'], '/api/admin/address-books/:id', 'email', 'admin'),
   r('GET', '/api/admin/address-books/:id/contacts', 'email', 'admin'), // (chosen)
   r(['GET', 'POST'], '/api/admin/email/campaigns', 'email', 'admin'),
-  r(['PATCH', 'DELETE'], '/api/admin/email/campaigns/:id', 'email', 'admin'),
+  r(['GET', 'PATCH', 'DELETE'], '/api/admin/email/campaigns/:id', 'email', 'admin'), // (chosen: GET)
   r('POST', '/api/admin/email/campaigns/:id/send', 'email', 'admin'),
   r('POST', '/api/admin/email/campaigns/:id/resend', 'email', 'admin'),
+  r('POST', '/api/admin/email/campaigns/:id/duplicate', 'email', 'admin'), // (chosen)
+  r('POST', '/api/admin/email/campaigns/:id/pause', 'email', 'admin'), // (chosen)
+  r('POST', '/api/admin/email/campaigns/:id/resume', 'email', 'admin'), // (chosen)
+  r('POST', '/api/admin/email/campaigns/:id/cancel', 'email', 'admin'), // (chosen)
+  r('GET', '/api/admin/email/campaigns/:id/progress', 'email', 'admin'), // (chosen) live progress
+  r('GET', '/api/admin/email/campaigns/:id/recipients', 'email', 'admin'), // (chosen) per-recipient outcome
   r('GET', '/api/admin/email/campaigns/:id/engagement-report', 'email', 'admin'),
   r('GET', '/api/admin/email/analytics', 'email', 'admin'),
   r('GET', '/api/admin/email/advanced-analytics', 'email', 'admin'),
@@ -213,3 +219,43 @@ export const ROUTES: readonly RouteEntry[] = [
 /** The methods of an entry as an array. */
 export const methodsOf = (entry: RouteEntry): readonly HttpMethod[] =>
   typeof entry.method === 'string' ? [entry.method] : entry.method;
+
+/**
+ * The gateway's own API routes: answered by the gateway itself, never forwarded. The API
+ * description and its interactive docs are for signed-in admins (any role) unless
+ * API_DOCS_PUBLIC is set (docs/decisions.md, Gateway); `/api/docs` is the Scalar page, whose
+ * bundle it serves under `/api/docs/`.
+ */
+export interface GatewayRoute {
+  method: 'GET';
+  path: string;
+  /** Access when API_DOCS_PUBLIC is unset; `public` when it is true. */
+  access: 'admin';
+  /** What it answers, for the API description. */
+  summary: string;
+  contentType: 'application/json' | 'text/html';
+}
+
+export const OPENAPI_PATH = '/api/openapi.json';
+export const API_DOCS_PATH = '/api/docs';
+
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
+  {
+    method: 'GET',
+    path: OPENAPI_PATH,
+    access: 'admin',
+    summary: 'This API description (OpenAPI 3.1), merged from the route table and every service',
+    contentType: 'application/json',
+  },
+  {
+    method: 'GET',
+    path: API_DOCS_PATH,
+    access: 'admin',
+    summary: 'Interactive API docs (Scalar) of this description',
+    contentType: 'text/html',
+  },
+];
+
+/** The access of one of the gateway's own routes under the configuration. */
+export const gatewayRouteAccess = (docsPublic: boolean | undefined): 'admin' | 'public' =>
+  docsPublic ? 'public' : 'admin';

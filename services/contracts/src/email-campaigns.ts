@@ -41,3 +41,261 @@ export const NewsletterSentEvent = Type.Object({
   sentAt: IsoDateTime,
 });
 export type NewsletterSentEvent = Static<typeof NewsletterSentEvent>;
+
+// ── campaigns: the admin API (spec: email marketing §2 Campaigns tab, §3, §4, §5, §7, §8, §9) ──
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const IntId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/**
+ * A campaign's status. The spec shows draft, scheduled and sent; the service adds sending
+ * (workers are delivering it), paused (an admin stopped the workers; resume continues) and
+ * cancelled (stopped for good; what was sent stays sent). Flow:
+ * draft → scheduled → sending → sent, draft → sending (send now), sending ⇄ paused,
+ * scheduled|sending|paused → cancelled, scheduled → draft (unschedule by editing the time away).
+ */
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CampaignStatusSchema = Type.Enum(CAMPAIGN_STATUSES);
+
+/** A recipient of one send: pending → sending → sent | failed; sending → unknown after a crash. */
+export const CAMPAIGN_RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'failed', 'unknown'] as const;
+export type CampaignRecipientStatus = (typeof CAMPAIGN_RECIPIENT_STATUSES)[number];
+
+/** Spec §9: at most 2 live campaign sends (send or resend) per rolling hour. */
+export const MAX_CAMPAIGNS_PER_HOUR = 2;
+/** Spec §9: sending is blocked this long after a connection failure of the mail transport. */
+export const CONNECTION_FAILURE_COOLDOWN_HOURS = 24;
+/** Spec §5: a subject under this many characters is suggested (a tip, never a refusal). */
+export const SUBJECT_TIP_LENGTH = 50;
+/** What duplicate appends to the name (spec: "a new draft named with a copy suffix"). */
+export const CAMPAIGN_COPY_SUFFIX = ' (Copy)';
+
+export const CAMPAIGN_LIMITS = {
+  name: 200,
+  subject: 300,
+  fromName: 200,
+  fromEmail: 254,
+  htmlContent: 1_000_000,
+  textContent: 500_000,
+  targets: 100_000,
+} as const;
+
+/**
+ * The spec's texts for send failures (§8): the web chooses its notice by message content.
+ * - blocked: "Email Sending Blocked" (temporarily blocked / connection failure, 24-hour cooling)
+ * - frequency: "Campaign Frequency Limit"
+ * - failed: "Email Protection Active"
+ */
+export const CAMPAIGN_MESSAGES = {
+  frequency: 'Maximum 2 campaigns per hour',
+  blocked:
+    'Email sending is temporarily blocked: a connection failure to the mail server starts a 24-hour cooling period',
+  noContacts: 'No contacts selected',
+  noContactsLive:
+    'No active recipients for this campaign. Edit the campaign to choose address books or contacts.',
+  noContactsTest:
+    'No test recipients: test mode is on but no test email addresses are saved. Add them in Settings → Testing.',
+  noContactsResend: 'Please select at least one contact to resend the campaign.',
+  failed: 'Failed to send campaign',
+  notDraft: 'Only draft campaigns can be edited, tested or launched',
+  confirm: 'Sending needs confirmSend: true (a live send cannot be undone)',
+} as const;
+
+/** Live progress of a campaign's current (or last) send. */
+export const CampaignProgress = Type.Object({
+  /** The send (a campaign's first send, then each resend) this describes; null before any send. */
+  sendId: Nullable(Type.Integer()),
+  kind: Nullable(Type.Enum(['send', 'resend'] as const)),
+  status: CampaignStatusSchema,
+  /** True when test mode sent it to the saved test addresses only. */
+  testMode: Type.Boolean(),
+  /** Recipients resolved for the send (after deduplication and suppressions). */
+  total: Count,
+  /** In test mode: how many live recipients the send would have had. */
+  originalRecipients: Count,
+  sent: Count,
+  failed: Count,
+  /** Handed to the transport by a worker that stopped before recording the outcome: never resent. */
+  unknown: Count,
+  /** Being handed to the transport now. */
+  sending: Count,
+  /** Not yet attempted (pending). */
+  remaining: Count,
+  /** Messages per second over the last 10 seconds (0 when idle). */
+  rate: Type.Number({ minimum: 0 }),
+  startedAt: Nullable(IsoDateTime),
+  finishedAt: Nullable(IsoDateTime),
+});
+export type CampaignProgress = Static<typeof CampaignProgress>;
+
+/** A campaign as the UI shows it (spec §3) plus status details and live progress. */
+export const Campaign = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  name: Type.String(),
+  subject: Type.String(),
+  fromName: Type.String(),
+  fromEmail: Type.String(),
+  htmlContent: Type.String(),
+  textContent: Nullable(Type.String()),
+  status: CampaignStatusSchema,
+  scheduledAt: Nullable(IsoDateTime),
+  sentAt: Nullable(IsoDateTime),
+  /** The spec's stored form: JSON-encoded text of a list of ids, e.g. "[1,2]". */
+  targetAddressBooks: Type.String(),
+  targetContacts: Type.String(),
+  /** The same lists parsed. */
+  targetAddressBookIds: Type.Array(Type.Integer()),
+  targetContactIds: Type.Array(Type.Integer()),
+  trackingId: Type.String(),
+  totalRecipients: Count,
+  sentCount: Count,
+  deliveredCount: Count,
+  openCount: Count,
+  clickCount: Count,
+  bounceCount: Count,
+  unsubscribeCount: Count,
+  /** Percent of sent (0..100, one decimal). */
+  openRate: Type.Number({ minimum: 0 }),
+  clickRate: Type.Number({ minimum: 0 }),
+  /** Spec §5 tip: a suggestion when the subject has 50 characters or more, else null. */
+  subjectTip: Nullable(Type.String()),
+  progress: CampaignProgress,
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+export type Campaign = Static<typeof Campaign>;
+
+export const CampaignList = Type.Object({ campaigns: Type.Array(Campaign) });
+export type CampaignList = Static<typeof CampaignList>;
+
+/** A list of ids: an array, or the spec's JSON-encoded text of one ("[1,2]"). */
+export const IdListInput = Type.Union([
+  Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets }),
+  Type.String({ maxLength: 1_000_000 }),
+]);
+
+/**
+ * POST /api/admin/email/campaigns (create) and PATCH /api/admin/email/campaigns/{id} (update,
+ * any subset). The service checks the spec's rules and answers 400 with its texts: 'Name is
+ * required', 'Subject is required', 'From name is required', 'From email is required',
+ * 'Please enter a valid from email address'. A scheduledAt in the future makes the campaign
+ * scheduled; null (or absent on create) keeps it a draft.
+ */
+export const CampaignInput = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  subject: Type.Optional(Type.String({ maxLength: 1000 })),
+  fromName: Type.Optional(Type.String({ maxLength: 1000 })),
+  fromEmail: Type.Optional(Type.String({ maxLength: 1000 })),
+  htmlContent: Type.Optional(Type.String({ maxLength: CAMPAIGN_LIMITS.htmlContent })),
+  textContent: Type.Optional(Nullable(Type.String({ maxLength: CAMPAIGN_LIMITS.textContent }))),
+  scheduledAt: Type.Optional(Nullable(IsoDateTime)),
+  targetAddressBooks: Type.Optional(IdListInput),
+  targetContacts: Type.Optional(IdListInput),
+});
+export type CampaignInput = Static<typeof CampaignInput>;
+
+export const CampaignIdParams = Type.Object({ id: IntId });
+export type CampaignIdParams = Static<typeof CampaignIdParams>;
+
+/**
+ * POST /api/admin/email/campaigns/{id}/send. Recipients: the union of the active contacts of
+ * addressBookIds and the active contacts of contactIds (each list defaults to the campaign's
+ * targets when absent), deduplicated by address, minus the suppression list. testMode asks for
+ * a test send; when the Test Environment setting is on, every send is a test send regardless.
+ */
+export const SendCampaignBody = Type.Object({
+  contactIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets })),
+  addressBookIds: Type.Optional(Type.Array(IntId, { maxItems: 1000 })),
+  confirmSend: Type.Boolean(),
+  testMode: Type.Optional(Type.Boolean()),
+});
+export type SendCampaignBody = Static<typeof SendCampaignBody>;
+
+/** POST /api/admin/email/campaigns/{id}/resend: a sent campaign again, to the chosen contacts. */
+export const ResendCampaignBody = Type.Object({
+  contactIds: Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets }),
+  addressBookIds: Type.Optional(Type.Array(IntId, { maxItems: 1000 })),
+});
+export type ResendCampaignBody = Static<typeof ResendCampaignBody>;
+
+/**
+ * The answer of send and resend. Sending is done by the workers after the answer: `queued`
+ * recipients were recorded; sent and failed count what is done already (usually 0; follow
+ * GET /api/admin/email/campaigns/{id}/progress).
+ */
+export const SendCampaignResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  campaignId: Type.Integer(),
+  sendId: Type.Integer(),
+  testMode: Type.Boolean(),
+  recipients: Count,
+  originalRecipients: Count,
+  queued: Count,
+  sent: Count,
+  failed: Count,
+  campaign: Campaign,
+});
+export type SendCampaignResponse = Static<typeof SendCampaignResponse>;
+
+/**
+ * POST /api/admin/email/send-test: the campaign's content to ONE address, at once, marked as a
+ * test ('[TEST] ' subject prefix and an X-Parley-Test header); never counts toward the hourly
+ * limit. `campaignId` (optional) takes unsent fields from the stored campaign.
+ */
+export const SendTestBody = Type.Object({
+  campaignId: Type.Optional(IntId),
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  subject: Type.Optional(Type.String({ maxLength: 1000 })),
+  fromName: Type.Optional(Type.String({ maxLength: 1000 })),
+  fromEmail: Type.Optional(Type.String({ maxLength: 1000 })),
+  htmlContent: Type.Optional(Type.String({ maxLength: CAMPAIGN_LIMITS.htmlContent })),
+  textContent: Type.Optional(Nullable(Type.String({ maxLength: CAMPAIGN_LIMITS.textContent }))),
+  /** One address per call (the UI calls once per address); an array of one is accepted. */
+  testRecipients: Type.Union([
+    Type.String({ maxLength: 320 }),
+    Type.Array(Type.String({ maxLength: 320 }), { maxItems: 5 }),
+  ]),
+  isTest: Type.Optional(Type.Boolean()),
+});
+export type SendTestBody = Static<typeof SendTestBody>;
+
+export const SendTestResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  to: Type.String(),
+  result: Type.Enum(['sent', 'failed', 'deferred', 'skipped'] as const),
+  error: Type.Optional(Type.String()),
+  /** The message in the Sent mail view. */
+  id: Type.String(),
+  transport: Type.String(),
+});
+export type SendTestResponse = Static<typeof SendTestResponse>;
+
+/** GET /api/admin/email/campaigns/{id}/recipients: who got the current (or a given) send. */
+export const CampaignRecipientsQuery = Type.Object({
+  sendId: Type.Optional(IntId),
+  status: Type.Optional(Type.Enum(CAMPAIGN_RECIPIENT_STATUSES)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+export type CampaignRecipientsQuery = Static<typeof CampaignRecipientsQuery>;
+
+export const CampaignRecipient = Type.Object({
+  email: Type.String(),
+  contactId: Nullable(Type.Integer()),
+  status: Type.Enum(CAMPAIGN_RECIPIENT_STATUSES),
+  attempts: Count,
+  lastError: Nullable(Type.String()),
+  trackingId: Nullable(Type.String()),
+  sentAt: Nullable(IsoDateTime),
+});
+export type CampaignRecipient = Static<typeof CampaignRecipient>;
+
+export const CampaignRecipientPage = Type.Object({
+  sendId: Nullable(Type.Integer()),
+  items: Type.Array(CampaignRecipient),
+  total: Count,
+});
+export type CampaignRecipientPage = Static<typeof CampaignRecipientPage>;
