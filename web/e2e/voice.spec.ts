@@ -140,6 +140,19 @@ test('Make Calls places a call that Call History follows to completed, and the o
   await makeCall.click();
   await expect(toasts(page)).toContainText('Phone Required');
   await expect(toasts(page)).toContainText('Please enter a phone number');
+  // The spec's phone rules apply before calling: '12' is no number, and nothing is sent.
+  let calls = 0;
+  const countCalls = (r: { url: () => string; method: () => string }) => {
+    if (new URL(r.url()).pathname === '/api/voice/call' && r.method() === 'POST') calls++;
+  };
+  page.on('request', countCalls);
+  await phone.fill('12');
+  await expect(page.getByText('Will call')).toHaveCount(0);
+  await makeCall.click();
+  await expect(toasts(page)).toContainText('Invalid Phone Number');
+  await expect(page.getByLabel('Phone Number')).toBeFocused();
+  expect(calls).toBe(0);
+  page.off('request', countCalls);
   await phone.fill('(415) 555-0100');
   await expect(page.getByText('Will call +14155550100')).toBeVisible();
   await phone.fill('+1 415 555 0100');

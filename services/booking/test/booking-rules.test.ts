@@ -42,6 +42,15 @@ describe('parseNewBooking', () => {
     );
   });
 
+  it('accepts a US number written with its country code, stored as the 10-digit display', () => {
+    expect(parseNewBooking({ ...base, phone: '+1 312 555 0110' }, now, DEFAULT_SCHEDULE).phone).toBe(
+      '(312) 555-0110',
+    );
+    expect(
+      reason(() => parseNewBooking({ ...base, phone: '+2 312 555 0110' }, now, DEFAULT_SCHEDULE)),
+    ).toMatch(/^400 Phone/);
+  });
+
   it('accepts an empty phone', () => {
     expect(parseNewBooking({ ...base, phone: '' }, now, DEFAULT_SCHEDULE).phone).toBeNull();
   });

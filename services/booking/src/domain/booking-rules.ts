@@ -1,4 +1,10 @@
-import { type CreateBookingBody, formatPhone, isOfferedSlot, type ScheduleConfig } from '@parley/contracts';
+import {
+  type CreateBookingBody,
+  formatPhone,
+  isOfferedSlot,
+  isValidUsPhone,
+  type ScheduleConfig,
+} from '@parley/contracts';
 import { badRequest } from '@parley/kit/errors';
 
 export interface NewBooking {
@@ -24,8 +30,8 @@ export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: Sc
   const name = body.name.trim();
   if (!name) throw badRequest('Name is required.');
   const phone = clean(body.phone);
-  if (phone && phone.replace(/\D/g, '').length !== 10) {
-    throw badRequest('Phone number must have exactly 10 digits.');
+  if (phone && !isValidUsPhone(phone)) {
+    throw badRequest('Phone number must have exactly 10 digits (or 11 starting with the country code 1).');
   }
   const timeSlot = new Date(body.timeSlot);
   if (Number.isNaN(timeSlot.getTime())) throw badRequest('timeSlot must be an ISO date-time.');

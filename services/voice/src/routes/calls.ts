@@ -4,10 +4,10 @@ import {
   CallResponse,
   type CallStatus,
   ConversationsResponse,
+  callablePhone,
   DemoCallBody,
   DemoCallResponse,
   ErrorBody,
-  normalizePhone,
   usE164,
   VoiceOverview,
 } from '@parley/contracts';
@@ -71,8 +71,8 @@ export async function callRoutes(
     async (request) => {
       const raw = request.body.phoneNumber?.trim();
       if (!raw) throw badRequest('Please enter a phone number');
-      const phone = normalizePhone(raw);
-      if (!/^\+[1-9]\d{7,14}$/.test(phone)) throw badRequest('Please enter a valid phone number');
+      const phone = callablePhone(raw);
+      if (!phone) throw badRequest('Please enter a valid phone number');
       const message = request.body.message?.trim() || DEFAULT_GREETING;
       // The row exists before the call, so even the earliest status report finds it.
       const id = await repo.reserve({ phone, kind: 'admin', simulated: provider.simulated, transcript: [] });

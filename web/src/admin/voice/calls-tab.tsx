@@ -1,4 +1,4 @@
-import { normalizePhone } from '@parley/contracts/phone';
+import { callablePhone } from '@parley/contracts/phone';
 import { History, Info, Loader2, PhoneOutgoing } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
@@ -46,6 +46,8 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
   const [message, setMessage] = useState(SAMPLE_GREETING);
   const [lastSid, setLastSid] = useState<string | null>(null);
   const digits = phone.replace(/\D/g, '');
+  // The spec's phone rules, applied before the call: the server applies the same ones.
+  const callable = callablePhone(phone);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -55,9 +57,18 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
       document.getElementById(`${id}-phone`)?.focus();
       return;
     }
+    if (!callable) {
+      toast({
+        variant: 'destructive',
+        title: 'Invalid Phone Number',
+        description: 'Please enter a valid phone number',
+      });
+      document.getElementById(`${id}-phone`)?.focus();
+      return;
+    }
     const trimmed = message.trim();
     place.mutate(
-      { phoneNumber: normalizePhone(phone), ...(trimmed ? { message: trimmed } : {}) },
+      { phoneNumber: callable, ...(trimmed ? { message: trimmed } : {}) },
       {
         onSuccess: (res) => {
           setLastSid(res.callSid);
@@ -104,9 +115,11 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
           onChange={(e) => setPhone(e.target.value)}
         />
         <p id={`${id}-phone-hint`} className="mt-1 text-xs text-slate-500" aria-live="polite">
-          {digits
-            ? `Will call ${normalizePhone(phone)}`
-            : 'Digits only are used; a 10-digit number gets the default country code +1.'}
+          {callable
+            ? `Will call ${callable}`
+            : digits
+              ? 'Not a number yet: 10 digits for the US (country code +1), or + and the country code.'
+              : 'Digits only are used; a 10-digit number gets the default country code +1.'}
         </p>
       </div>
       <div>
