@@ -65,6 +65,16 @@ test('an unauthenticated visit to an admin screen redirects to the login page', 
   await expect(page).toHaveURL(/\/admin\/login$/);
 });
 
+test('a signed-in admin who opens /admin/login goes on to the console', async ({ page }) => {
+  const res = await page.request.post('/api/admin/login', {
+    data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  });
+  expect(res.status()).toBe(200);
+  await page.goto('/admin/login');
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toHaveCount(0);
+});
+
 test('the login form validates its fields and shows the server error for a wrong password', async ({
   page,
 }) => {

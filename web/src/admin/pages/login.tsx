@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { AcceptInvitation } from '../components/accept-invitation.tsx';
 import { AuthCard } from '../components/auth-card.tsx';
 import { LoginForm } from '../components/login-form.tsx';
-import { afterLoginPath, resetSessionCache } from '../lib/api.ts';
+import { afterLoginPath, meQuery, resetSessionCache } from '../lib/api.ts';
 
 const HELP_LINE = 'Need help signing in? Contact your Parley administrator.';
 
@@ -32,5 +33,21 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const invite = params.get('invite');
   if (invite) return <AcceptInvitation token={invite} />;
+  return <SignedInGoesToConsole />;
+}
+
+/**
+ * An admin who is already signed in has nothing to do here: on to the console (which sends
+ * one who must change the password on to that screen). The form shows while the check runs.
+ */
+function SignedInGoesToConsole() {
+  const me = useQuery(meQuery);
+  // Decided by the first answer alone: once the admin signs in on this form, the form chooses
+  // where to go (the change-password screen, when the password must change).
+  const [signedInAlready, setSignedInAlready] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (signedInAlready === null && !me.isPending) setSignedInAlready(Boolean(me.data));
+  }, [me.isPending, me.data, signedInAlready]);
+  if (signedInAlready) return <Navigate to="/admin" replace />;
   return <LoginScreen />;
 }
