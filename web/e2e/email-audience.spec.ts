@@ -395,7 +395,9 @@ test('contact search: contains-search, the picker (select all capped at 50), det
   await expect(page.getByTestId('search-empty')).toHaveText(`No contact matches “nobody-${tag}”.`);
 });
 
-test('email page: six tabs, honest campaign tabs, manual import into a chosen book', async ({ page }) => {
+test('email page: six tabs, the campaigns tab and honest analysis tabs, manual import into a chosen book', async ({
+  page,
+}) => {
   const tag = unique();
   const book = await createBook(page.request, `Manual ${tag}`);
   await page.goto('/admin/email');
@@ -403,13 +405,15 @@ test('email page: six tabs, honest campaign tabs, manual import into a chosen bo
   await expect(tabs).toHaveText([
     /^Contacts/,
     'Contact search',
-    'Campaigns',
+    /^Campaigns \(\d+\)$/,
     'Analytics',
     'Advanced analytics',
     'Deliverability',
   ]);
+  await page.getByRole('tab', { name: /^Campaigns/ }).click();
+  await expect(page.getByRole('button', { name: 'Manual Create' })).toBeVisible();
+  await expect(page.getByTestId('arrives-later')).toHaveCount(0);
   for (const [tab, text] of [
-    ['Campaigns', 'Campaigns arrive with the campaigns release'],
     ['Analytics', 'Analytics arrive with campaigns'],
     ['Advanced analytics', 'Advanced analytics arrive with campaigns'],
     ['Deliverability', 'Deliverability arrives with campaigns'],

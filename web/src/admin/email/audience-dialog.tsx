@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 import { keepOpenOnToast } from '../../components/dialog-focus.ts';
 
 /**
- * The dialog frame of the audience screens (address books, import, contact details): title,
- * description, a close button, scrolling content; a click on a toast above it never closes it.
+ * The dialog frame of the audience and campaign screens (address books, import, contact
+ * details, campaign dialogs): title, description, a close button, scrolling content; a click
+ * on a toast above it never closes it.
  */
 export function AudienceDialog({
   open,
@@ -20,7 +21,8 @@ export function AudienceDialog({
   onOpenChange: (open: boolean) => void;
   title: string;
   description: ReactNode;
-  wide?: boolean;
+  /** true: 2xl; 'xl': 5xl (the campaign preview's 768 px frame fits). */
+  wide?: boolean | 'xl';
   children: ReactNode;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
@@ -32,7 +34,7 @@ export function AudienceDialog({
           onInteractOutside={keepOpenOnToast}
           {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
           className={`fixed top-1/2 left-1/2 z-50 flex max-h-[94vh] w-[calc(100vw-1.5rem)] ${
-            wide ? 'max-w-2xl' : 'max-w-lg'
+            wide === 'xl' ? 'max-w-5xl' : wide ? 'max-w-2xl' : 'max-w-lg'
           } -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in`}
         >
           <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">

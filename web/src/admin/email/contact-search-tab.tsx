@@ -270,7 +270,7 @@ export function ContactSearchTab() {
           ) : null}
         </div>
         <p className="mt-1 text-xs text-slate-500">
-          Kept in this browser tab for the next campaign; campaigns arrive with the campaigns release.
+          Kept in this browser tab: a campaign's Recipients can use them (Manual Create, Edit, Send).
         </p>
         {recipients.length ? (
           <ul className="mt-3 max-h-72 space-y-1 overflow-y-auto text-sm" aria-label="Chosen recipients">

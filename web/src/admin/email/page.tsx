@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { cardClass, PageHeader, secondaryButton } from '../components/ui.tsx';
 import { formatCount, useAddressBooks } from './audience-api.ts';
+import { useCampaigns } from './campaigns/api.ts';
+import { CampaignsTab } from './campaigns/campaigns-tab.tsx';
 import { ContactSearchTab } from './contact-search-tab.tsx';
 import { ContactsTab } from './contacts-tab.tsx';
 import { ImportContactsDialog } from './import-dialog.tsx';
@@ -12,12 +14,11 @@ export type EmailTab = 'contacts' | 'search' | 'campaigns' | 'analytics' | 'adva
 
 const icon = 'h-4 w-4';
 
-/** What the four campaign tabs will show, said plainly until campaigns exist (no figures are made up). */
-const LATER: Record<Exclude<EmailTab, 'contacts' | 'search'>, { title: string; text: string }> = {
-  campaigns: {
-    title: 'Campaigns arrive with the campaigns release',
-    text: 'Creating campaigns by hand or with the AI generator, previews, test sends and launches come next. The recipients you pick in Contact search are kept for them.',
-  },
+/** What the three analysis tabs will show, said plainly until they exist (no figures are made up). */
+const LATER: Record<
+  Exclude<EmailTab, 'contacts' | 'search' | 'campaigns'>,
+  { title: string; text: string }
+> = {
   analytics: {
     title: 'Analytics arrive with campaigns',
     text: 'Emails sent, opens, clicks and bounces per campaign appear here once campaigns are sent. Nothing has been sent yet, so there is nothing to count.',
@@ -34,13 +35,14 @@ const LATER: Record<Exclude<EmailTab, 'contacts' | 'search'>, { title: string; t
 
 /**
  * Email marketing (/admin/email, spec §2): six tabs. Contacts and Contact search work on the
- * audience (address books, contacts, imports); Campaigns, Analytics, Advanced analytics and
- * Deliverability say honestly that they arrive with campaigns.
+ * audience (address books, contacts, imports); Campaigns creates, previews, tests and sends;
+ * Analytics, Advanced analytics and Deliverability say honestly that they arrive later.
  */
 export default function EmailMarketingPage() {
   const [tab, setTab] = useState<EmailTab>('contacts');
   const [importOpen, setImportOpen] = useState(false);
   const books = useAddressBooks();
+  const campaigns = useCampaigns();
   const total = books.data?.reduce((n, b) => n + b.contactCount, 0);
   const tabs: TabDef<EmailTab>[] = [
     {
@@ -49,7 +51,11 @@ export default function EmailMarketingPage() {
       icon: <Users className={icon} aria-hidden="true" />,
     },
     { key: 'search', label: 'Contact search', icon: <Search className={icon} aria-hidden="true" /> },
-    { key: 'campaigns', label: 'Campaigns', icon: <Megaphone className={icon} aria-hidden="true" /> },
+    {
+      key: 'campaigns',
+      label: campaigns.data ? `Campaigns (${formatCount(campaigns.data.length)})` : 'Campaigns',
+      icon: <Megaphone className={icon} aria-hidden="true" />,
+    },
     { key: 'analytics', label: 'Analytics', icon: <BarChart3 className={icon} aria-hidden="true" /> },
     { key: 'advanced', label: 'Advanced analytics', icon: <LineChart className={icon} aria-hidden="true" /> },
     {
@@ -76,6 +82,8 @@ export default function EmailMarketingPage() {
           <ContactsTab onImport={() => setImportOpen(true)} />
         ) : tab === 'search' ? (
           <ContactSearchTab />
+        ) : tab === 'campaigns' ? (
+          <CampaignsTab />
         ) : (
           <ArrivesWithCampaigns {...LATER[tab]} />
         )}

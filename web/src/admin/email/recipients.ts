@@ -3,8 +3,8 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * Campaign recipients chosen in the Contact search tab ('Add Selected', the details dialog's
- * 'Add to Campaign'), kept for this browser tab in sessionStorage until a campaign is created
- * with them (campaigns arrive in a later release, which reads this list).
+ * 'Add to Campaign'), kept for this browser tab in sessionStorage; the campaign dialogs'
+ * recipient picker (campaigns/target-picker.tsx) offers them as a campaign's chosen contacts.
  */
 
 export const RECIPIENTS_KEY = 'parley.campaign.recipients';

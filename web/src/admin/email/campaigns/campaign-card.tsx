@@ -1,0 +1,91 @@
+import type { Campaign } from '@parley/contracts';
+import clsx from 'clsx';
+import { Copy, Eye, FlaskConical, Pencil, Repeat, Rocket, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import { formatShortDateTime } from '../../lib/bookings.ts';
+import { formatCount } from '../audience-api.ts';
+import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
+import { CampaignProgressPanel } from './campaign-progress.tsx';
+
+export type CampaignAction = 'preview' | 'duplicate' | 'resend' | 'test' | 'launch' | 'edit' | 'delete';
+
+/**
+ * One campaign (email marketing §2): name, status, subject, from, schedule, recipients, sent,
+ * opens, clicks and open rate; live progress while it sends. Every campaign can be previewed
+ * and duplicated; a sent one resent; only a draft tested, launched, edited or deleted.
+ */
+export function CampaignCard({
+  campaign: c,
+  busy,
+  onAction,
+}: {
+  campaign: Campaign;
+  busy: boolean;
+  onAction: (action: CampaignAction, campaign: Campaign, opener: HTMLElement) => void;
+}) {
+  const draft = c.status === 'draft';
+  const act = (action: CampaignAction, label: string, icon: ReactNode, primary = false) => (
+    <button
+      type="button"
+      className={clsx(primary ? primaryButton : secondaryButton, 'px-2.5 py-1.5 text-xs')}
+      aria-label={`${label} ${c.name}`}
+      disabled={busy}
+      onClick={(e) => onAction(action, c, e.currentTarget)}
+    >
+      {icon}
+      {label}
+    </button>
+  );
+  const icon = 'h-3.5 w-3.5';
+  return (
+    <li className={clsx(cardClass, 'flex flex-col p-4')} data-testid="campaign-card">
+      <div className="flex items-start justify-between gap-3">
+        <h3 className="min-w-0 text-base font-semibold break-words text-white">{c.name}</h3>
+        <span data-testid="campaign-status">
+          <Badge className={CAMPAIGN_STATUS_BADGE[c.status]}>{CAMPAIGN_STATUS_LABELS[c.status]}</Badge>
+        </span>
+      </div>
+      <p className="mt-1 text-sm break-words text-slate-300" data-testid="campaign-subject">
+        {c.subject}
+      </p>
+      <p className="mt-0.5 text-xs break-all text-slate-500">
+        From {c.fromName} &lt;{c.fromEmail}&gt;
+      </p>
+      {c.scheduledAt ? (
+        <p className="mt-0.5 text-xs text-slate-400">Scheduled {formatShortDateTime(c.scheduledAt)}</p>
+      ) : null}
+      <dl
+        className="mt-3 grid grid-cols-3 gap-2 text-center text-xs sm:grid-cols-5"
+        data-testid="campaign-stats"
+      >
+        <Stat label="Recipients" value={formatCount(c.totalRecipients)} />
+        <Stat label="Sent" value={formatCount(c.sentCount)} />
+        <Stat label="Opens" value={formatCount(c.openCount)} />
+        <Stat label="Clicks" value={formatCount(c.clickCount)} />
+        <Stat label="Open rate" value={formatRate(c.openRate)} />
+      </dl>
+      {c.status === 'sending' || c.status === 'paused' ? <CampaignProgressPanel campaign={c} /> : null}
+      <div className="mt-3 flex flex-wrap gap-2 border-t border-navy-800 pt-3">
+        {act('preview', 'Preview', <Eye className={icon} aria-hidden="true" />)}
+        {draft ? act('test', 'Preview Test', <FlaskConical className={icon} aria-hidden="true" />) : null}
+        {draft ? act('edit', 'Edit', <Pencil className={icon} aria-hidden="true" />) : null}
+        {act('duplicate', 'Duplicate', <Copy className={icon} aria-hidden="true" />)}
+        {c.status === 'sent' ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
+        {draft ? act('delete', 'Delete', <Trash2 className={icon} aria-hidden="true" />) : null}
+        {draft
+          ? act('launch', 'Launch Campaign', <Rocket className={icon} aria-hidden="true" />, true)
+          : null}
+      </div>
+    </li>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-lg bg-navy-950/40 px-1 py-1.5">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-semibold text-white tabular-nums">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,223 @@
+import { type Campaign, SUBJECT_TIP_LENGTH } from '@parley/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import clsx from 'clsx';
+import { Loader2 } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { toast } from '../../../components/toast/index.ts';
+import { FieldError, inputClass, labelClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
+import { useSettings } from '../../settings/api.ts';
+import { AudienceDialog } from '../audience-dialog.tsx';
+import { createCampaign, refreshCampaigns, updateCampaign } from './api.ts';
+import {
+  type CampaignForm,
+  type FormErrors,
+  formOf,
+  inputOf,
+  subjectTooLong,
+  validateCampaign,
+} from './campaign-form.ts';
+import { TargetPicker } from './target-picker.tsx';
+
+/**
+ * Create or edit a campaign (email marketing §2, §5): name, subject (with the under-50
+ * tip), from name and from email (required, a valid address), HTML and text content, an
+ * optional schedule, and the recipients. New campaigns start from the SMTP settings' sender.
+ */
+export function CampaignDialog({
+  campaign,
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+}: {
+  campaign: Campaign | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus?: (e: Event) => void;
+}) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const settings = useSettings();
+  const [form, setForm] = useState<CampaignForm>(() => formOf(null, { fromName: '', fromEmail: '' }));
+  const [errors, setErrors] = useState<FormErrors>({});
+
+  useEffect(() => {
+    if (!open) return;
+    const s = settings.data;
+    setForm(
+      formOf(campaign, {
+        fromName: s?.get('smtp_from_name')?.value ?? '',
+        fromEmail: s?.get('smtp_from_email')?.value ?? '',
+      }),
+    );
+    setErrors({});
+  }, [open, campaign, settings.data]);
+
+  const save = useMutation({
+    mutationFn: () => (campaign ? updateCampaign(campaign.id, inputOf(form)) : createCampaign(inputOf(form))),
+    onSuccess: async (saved) => {
+      toast({ title: campaign ? 'Campaign updated' : 'Campaign created', description: `"${saved.name}"` });
+      onOpenChange(false);
+      await refreshCampaigns(queryClient);
+    },
+    onError: (err) =>
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: `Failed to save campaign${messageOr(err, '') ? `: ${messageOr(err, '')}` : ''}`,
+      }),
+  });
+
+  const set = (key: keyof CampaignForm) => (value: string) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const field = (key: 'name' | 'subject' | 'fromName' | 'fromEmail', label: string, extra?: ReactNode) => (
+    <div>
+      <label htmlFor={`${id}-${key}`} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        className={inputClass}
+        type={key === 'fromEmail' ? 'email' : 'text'}
+        value={form[key]}
+        required
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={
+          clsx(errors[key] && `${id}-${key}-error`, extra && `${id}-${key}-hint`) || undefined
+        }
+        onChange={(e) => set(key)(e.target.value)}
+      />
+      <FieldError id={`${id}-${key}-error`} message={errors[key]} />
+      {extra}
+    </div>
+  );
+  const long = subjectTooLong(form.subject);
+
+  return (
+    <AudienceDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={campaign ? 'Edit Campaign' : 'Create Campaign'}
+      description={campaign ? `Change "${campaign.name}".` : 'Write an email campaign by hand.'}
+      wide
+      {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
+    >
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const found = validateCampaign(form);
+          setErrors(found);
+          if (Object.keys(found).length === 0) save.mutate();
+        }}
+      >
+        {field('name', 'Campaign name')}
+        {field(
+          'subject',
+          'Subject',
+          <p
+            id={`${id}-subject-hint`}
+            className={clsx('mt-1 text-xs', long ? 'text-amber-200' : 'text-slate-500')}
+            data-testid="subject-tip"
+          >
+            Tip: keep the subject under {SUBJECT_TIP_LENGTH} characters ({form.subject.trim().length}/
+            {SUBJECT_TIP_LENGTH}).
+          </p>,
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field('fromName', 'From name')}
+          {field('fromEmail', 'From email')}
+        </div>
+        <TextArea
+          id={`${id}-html`}
+          label="HTML content"
+          rows={8}
+          value={form.htmlContent}
+          onChange={set('htmlContent')}
+        >
+          Merge fields: {'{{firstName}}'}, {'{{lastName}}'}, {'{{company}}'}.
+        </TextArea>
+        <TextArea
+          id={`${id}-text`}
+          label="Text content"
+          rows={4}
+          value={form.textContent}
+          onChange={set('textContent')}
+        >
+          The plain-text version for mail clients that show no HTML.
+        </TextArea>
+        <div>
+          <label htmlFor={`${id}-when`} className={labelClass}>
+            Schedule (optional)
+          </label>
+          <input
+            id={`${id}-when`}
+            type="datetime-local"
+            className={inputClass}
+            value={form.scheduledAt}
+            onChange={(e) => set('scheduledAt')(e.target.value)}
+          />
+        </div>
+        <TargetPicker
+          bookIds={form.addressBookIds}
+          contactIds={form.contactIds}
+          onChange={({ bookIds, contactIds }) =>
+            setForm((f) => ({ ...f, addressBookIds: bookIds, contactIds }))
+          }
+        />
+        <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
+          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className={primaryButton}
+            disabled={save.isPending}
+            aria-busy={save.isPending}
+          >
+            {save.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
+            {campaign ? 'Save Changes' : 'Create Campaign'}
+          </button>
+        </div>
+      </form>
+    </AudienceDialog>
+  );
+}
+
+function TextArea({
+  id,
+  label,
+  rows,
+  value,
+  onChange,
+  children,
+}: {
+  id: string;
+  label: string;
+  rows: number;
+  value: string;
+  onChange: (v: string) => void;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={rows}
+        className={clsx(inputClass, 'font-mono text-xs')}
+        value={value}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+        {children}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import type { Campaign } from '@parley/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { MailOpen, Megaphone, MousePointerClick, PenSquare, Percent, RefreshCw, Send } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { returnFocusTo } from '../../../components/dialog-focus.ts';
+import { toast } from '../../../components/toast/index.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import {
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  primaryButton,
+  StatCard,
+  secondaryButton,
+} from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
+import { formatCount } from '../audience-api.ts';
+import { deleteCampaign, duplicateCampaign, formatRate, refreshCampaigns, useCampaigns } from './api.ts';
+import { type CampaignAction, CampaignCard } from './campaign-card.tsx';
+import { CampaignDialog } from './campaign-dialog.tsx';
+import { PreviewDialog } from './preview-dialog.tsx';
+import { SendDialog } from './send-dialog.tsx';
+import { TestSendDialog } from './test-send-dialog.tsx';
+
+type Open = 'edit' | 'preview' | 'test' | 'send' | 'resend' | 'delete' | null;
+
+/**
+ * The Campaigns tab (email marketing §2): a summary (sent, opens, clicks, open rate) with
+ * Refresh analytics, Manual Create, and a card per campaign with its actions and dialogs.
+ */
+export function CampaignsTab() {
+  const queryClient = useQueryClient();
+  const campaigns = useCampaigns();
+  const [open, setOpen] = useState<Open>(null);
+  const [current, setCurrent] = useState<Campaign | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const show = (what: Open, c: Campaign | null, from: HTMLElement | null) => {
+    opener.current = from;
+    setCurrent(c);
+    setOpen(what);
+  };
+  const dialog = (what: Exclude<Open, null>) => ({
+    open: open === what,
+    onOpenChange: (o: boolean) => setOpen(o ? what : null),
+    onCloseAutoFocus: returnFocusTo(opener.current),
+  });
+
+  const duplicate = useMutation({
+    mutationFn: (c: Campaign) => duplicateCampaign(c.id),
+    onSuccess: async (copy) => {
+      toast({ title: 'Campaign duplicated', description: `"${copy.name}" is a new draft.` });
+      await refreshCampaigns(queryClient);
+      show('edit', copy, opener.current);
+    },
+    onError: (err) =>
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: messageOr(err, 'Failed to duplicate campaign'),
+      }),
+  });
+  const remove = useMutation({
+    mutationFn: (c: Campaign) => deleteCampaign(c.id),
+    onSuccess: async (_r, c) => {
+      toast({ title: 'Campaign deleted', description: `"${c.name}"` });
+      setOpen(null);
+      await refreshCampaigns(queryClient);
+    },
+    onError: (err) => {
+      setOpen(null);
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: messageOr(err, 'Failed to delete campaign'),
+      });
+    },
+  });
+
+  const onAction = (action: CampaignAction, c: Campaign, from: HTMLElement) => {
+    if (action === 'duplicate') {
+      opener.current = from;
+      duplicate.mutate(c);
+    } else show(action === 'launch' ? 'send' : action, c, from);
+  };
+
+  const list = campaigns.data ?? [];
+  const sent = list.reduce((n, c) => n + c.sentCount, 0);
+  const opens = list.reduce((n, c) => n + c.openCount, 0);
+  const clicks = list.reduce((n, c) => n + c.clickCount, 0);
+  return (
+    <div>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold text-white">Email campaigns</h2>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={campaigns.isFetching}
+            onClick={() => void refreshCampaigns(queryClient)}
+          >
+            <RefreshCw
+              className={`h-4 w-4 ${campaigns.isFetching ? 'animate-spin' : ''}`}
+              aria-hidden="true"
+            />
+            Refresh analytics
+          </button>
+          <button
+            type="button"
+            className={primaryButton}
+            onClick={(e) => show('edit', null, e.currentTarget)}
+          >
+            <PenSquare className="h-4 w-4" aria-hidden="true" />
+            Manual Create
+          </button>
+        </div>
+      </div>
+
+      <section
+        aria-label="Campaign summary"
+        className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4"
+        data-testid="campaign-summary"
+      >
+        <StatCard label="Total sent" value={formatCount(sent)} icon={Send} />
+        <StatCard label="Opens" value={formatCount(opens)} icon={MailOpen} />
+        <StatCard label="Clicks" value={formatCount(clicks)} icon={MousePointerClick} />
+        <StatCard label="Open rate" value={formatRate(sent ? (opens / sent) * 100 : 0)} icon={Percent} />
+      </section>
+
+      {campaigns.isPending ? (
+        <LoadingState label="Loading campaigns…" />
+      ) : campaigns.isError ? (
+        <ErrorState
+          title="Failed to load campaigns"
+          message={messageOr(campaigns.error, '')}
+          onRetry={() => void campaigns.refetch()}
+        />
+      ) : !list.length ? (
+        <EmptyState icon={Megaphone} title="No campaigns">
+          No campaigns yet. Create your first email campaign to get started.
+        </EmptyState>
+      ) : (
+        <ul aria-label="Campaigns" className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+          {list.map((c) => (
+            <CampaignCard
+              key={c.id}
+              campaign={c}
+              busy={
+                (duplicate.isPending && duplicate.variables?.id === c.id) ||
+                (remove.isPending && remove.variables?.id === c.id)
+              }
+              onAction={onAction}
+            />
+          ))}
+        </ul>
+      )}
+
+      <CampaignDialog campaign={current} {...dialog('edit')} />
+      <PreviewDialog campaign={current} {...dialog('preview')} />
+      <TestSendDialog campaign={current} {...dialog('test')} />
+      <SendDialog campaign={current} {...dialog('send')} />
+      <SendDialog campaign={current} resend {...dialog('resend')} />
+      <ConfirmDialog
+        open={open === 'delete'}
+        onOpenChange={(o) => (o ? undefined : setOpen(null))}
+        title="Delete campaign"
+        description={current ? `Delete the draft "${current.name}"? This cannot be undone.` : ''}
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onConfirm={() => current && remove.mutate(current)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import clsx from 'clsx';
+import { AlertTriangle, FlaskConical, Loader2, Rocket } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from '../../../components/toast/index.ts';
+import { dangerButton, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import { useSettings } from '../../settings/api.ts';
+import { parseSavedAddresses } from '../../settings/testing-rules.ts';
+import { formatCount } from '../audience-api.ts';
+import { AudienceDialog } from '../audience-dialog.tsx';
+import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast } from './api.ts';
+import { TargetPicker } from './target-picker.tsx';
+
+type Mode = 'test' | 'live';
+
+/**
+ * The send confirmation (email marketing §4, §8) and the resend dialog: the recipients (the
+ * chosen address books' active contacts and the chosen contacts), test or live mode for a
+ * send; a live send cannot be undone. Failures get the spec's notices.
+ */
+export function SendDialog({
+  campaign,
+  resend,
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+}: {
+  campaign: Campaign | null;
+  /** Resend a sent campaign to chosen contacts (no test mode). */
+  resend?: boolean;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus?: (e: Event) => void;
+}) {
+  const queryClient = useQueryClient();
+  const settings = useSettings();
+  const [mode, setMode] = useState<Mode>('test');
+  const [bookIds, setBookIds] = useState<number[]>([]);
+  const [contactIds, setContactIds] = useState<number[]>([]);
+  const testEnv = settings.data?.get('test_environment_enabled')?.value === 'true';
+  const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
+  const testAddresses = Array.isArray(saved) ? saved : [];
+
+  useEffect(() => {
+    if (!open) return;
+    setMode('test');
+    setBookIds(resend ? [] : (campaign?.targetAddressBookIds ?? []));
+    setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
+  }, [open, campaign, resend]);
+
+  const send = useMutation({
+    mutationFn: (c: Campaign) =>
+      resend
+        ? resendCampaign(c.id, contactIds, bookIds)
+        : sendCampaign(c.id, {
+            addressBookIds: bookIds,
+            contactIds,
+            confirmSend: true,
+            testMode: mode === 'test',
+          }),
+    onSuccess: async (r) => {
+      toast({
+        title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
+        description: r.message,
+      });
+      onOpenChange(false);
+      await refreshCampaigns(queryClient);
+    },
+    onError: (err) => {
+      const notice = sendErrorToast(err);
+      toast(resend && notice.title === 'Error' ? { ...notice, title: 'Resend Failed' } : notice);
+    },
+  });
+
+  const submit = () => {
+    if (!campaign) return;
+    const none = bookIds.length === 0 && contactIds.length === 0;
+    if (resend && none)
+      return toast({
+        variant: 'destructive',
+        title: CAMPAIGN_MESSAGES.noContacts,
+        description: CAMPAIGN_MESSAGES.noContactsResend,
+      });
+    if (!resend && none && mode === 'live' && !testEnv)
+      return toast({
+        variant: 'destructive',
+        title: CAMPAIGN_MESSAGES.noContacts,
+        description: CAMPAIGN_MESSAGES.noContactsLive,
+      });
+    send.mutate(campaign);
+  };
+
+  const live = resend || (mode === 'live' && !testEnv);
+  return (
+    <AudienceDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={resend ? 'Resend Campaign' : 'Send Campaign'}
+      description={campaign ? `"${campaign.name}" · ${campaign.subject}` : ''}
+      wide
+      {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
+    >
+      <div className="space-y-4">
+        {resend ? null : (
+          <fieldset>
+            <legend className="mb-1 text-sm font-medium text-slate-300">Mode</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              <ModeOption
+                checked={mode === 'test'}
+                onChange={() => setMode('test')}
+                title="Test mode"
+                text={`Only to the saved test addresses (${formatCount(testAddresses.length)}).`}
+              />
+              <ModeOption
+                checked={mode === 'live'}
+                onChange={() => setMode('live')}
+                title="Live"
+                text="To every recipient below. A live send cannot be undone."
+              />
+            </div>
+          </fieldset>
+        )}
+        {testEnv && !resend ? (
+          <p
+            role="note"
+            className="rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-100"
+          >
+            Test Environment Mode is on in Settings: every send goes only to the saved test addresses.
+          </p>
+        ) : null}
+        <TargetPicker
+          bookIds={bookIds}
+          contactIds={contactIds}
+          onChange={(next) => {
+            setBookIds(next.bookIds);
+            setContactIds(next.contactIds);
+          }}
+        />
+        {live ? (
+          <p
+            role="alert"
+            className="flex items-start gap-2 rounded-lg border border-red-500/50 bg-red-500/10 px-3 py-2 text-sm text-red-100"
+          >
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+            This sends real mail to the active contacts chosen above and cannot be undone.
+          </p>
+        ) : null}
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={live ? dangerButton : primaryButton}
+            disabled={send.isPending}
+            aria-busy={send.isPending}
+            onClick={submit}
+          >
+            {send.isPending ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+            ) : live ? (
+              <Rocket className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <FlaskConical className="h-4 w-4" aria-hidden="true" />
+            )}
+            {resend ? 'Resend Campaign' : live ? 'Send Live' : 'Send Test Campaign'}
+          </button>
+        </div>
+      </div>
+    </AudienceDialog>
+  );
+}
+
+function ModeOption({
+  checked,
+  onChange,
+  title,
+  text,
+}: {
+  checked: boolean;
+  onChange: () => void;
+  title: string;
+  text: string;
+}) {
+  return (
+    <label
+      className={clsx(
+        'flex cursor-pointer items-start gap-2 rounded-lg border p-3 text-sm',
+        checked ? 'border-brand bg-brand/10' : 'border-navy-700',
+      )}
+    >
+      <input
+        type="radio"
+        name="send-mode"
+        className="mt-0.5 accent-cyan-500"
+        checked={checked}
+        onChange={onChange}
+      />
+      <span>
+        <span className="block font-medium text-white">{title}</span>
+        <span className="block text-xs text-slate-400">{text}</span>
+      </span>
+    </label>
+  );
+}
