@@ -18,6 +18,7 @@ import {
   type ServiceInstance,
   signAssertion,
 } from '@parley/kit';
+import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
@@ -35,6 +36,7 @@ import { fastifyClientView, installFastPath, RawReply, tracingRegistered } from 
 import { identityResolver } from './identity-resolver.ts';
 import { eventLoopDelayGauge, MetricsListener } from './internal-metrics.ts';
 import { LazyChildLogger } from './lazy-logger.ts';
+import { mergeOpenApi, type OpenApiDocument, ServiceDocuments } from './openapi.ts';
 import { blogPostLookup, postDocument, postSlugOf } from './post-documents.ts';
 import {
   BodyLimit,
@@ -49,8 +51,15 @@ import {
   Upstream,
 } from './proxy.ts';
 import { WindowLimiter } from './rate-limit.ts';
-import { DEFAULT_BODY_LIMIT, methodsOf, ROUTES, type RouteEntry } from './routes.ts';
-import { contentSecurityPolicy, securityHeaders } from './security.ts';
+import {
+  API_DOCS_PATH,
+  DEFAULT_BODY_LIMIT,
+  methodsOf,
+  OPENAPI_PATH,
+  ROUTES,
+  type RouteEntry,
+} from './routes.ts';
+import { apiDocsContentSecurityPolicy, contentSecurityPolicy, securityHeaders } from './security.ts';
 import { WebDocuments } from './web-documents.ts';
 
 export interface GatewayOptions {
@@ -773,6 +782,69 @@ export async function buildGateway(
           error: 'Service Unavailable',
           message: `The ${route.entry.service} service is not available in this deployment.`,
         });
+      },
+    });
+  });
+
+  // The one API description (openapi.ts) and its interactive docs: the gateway's own routes
+  // (routes.ts GATEWAY_ROUTES), admin-only unless API_DOCS_PUBLIC.
+  const docsPublic = config.API_DOCS_PUBLIC === true;
+  const serviceDocs = new ServiceDocuments(
+    upstreamsOf(config),
+    logger,
+    Math.round((config.OPENAPI_FETCH_TIMEOUT_SECONDS ?? 2) * 1000),
+  );
+  let merged: { inputs: unknown[]; doc: OpenApiDocument } | undefined;
+  async function apiDescription(): Promise<OpenApiDocument> {
+    const services = await serviceDocs.all();
+    const inputs = Object.values(services);
+    // Rebuilt only when a service's document changed (each is kept for a minute).
+    if (merged && merged.inputs.length === inputs.length && merged.inputs.every((d, i) => d === inputs[i]))
+      return merged.doc;
+    const doc = mergeOpenApi({ routes: ROUTES, services, docsPublic });
+    merged = { inputs, doc };
+    return doc;
+  }
+  /** The access rule of the docs routes: anyone, or a signed-in admin (any role). */
+  async function docsAccess(request: FastifyRequest, reply: FastifyReply) {
+    reply.header('cache-control', docsPublic ? 'no-cache' : 'no-store');
+    if (docsPublic) return;
+    const session = await auth.resolve(request);
+    if (!session) {
+      refuse(reply, 401, 'Unauthorized', 'Please sign in to continue.');
+      return reply;
+    }
+    if (session.mustChangePassword) {
+      refuse(reply, 403, 'Forbidden', 'Please change your password to continue.');
+      return reply;
+    }
+  }
+  app.get(OPENAPI_PATH, { onRequest: docsAccess }, async () => apiDescription());
+  await app.register(async (docs) => {
+    // The Scalar page needs its own inline script: the page's CSP allows exactly that script
+    // (its hash), on this page only.
+    const policies = new Map<string, string>();
+    docs.addHook('onSend', (_request, reply, payload, done) => {
+      const type = reply.getHeader('content-type');
+      if (typeof payload === 'string' && typeof type === 'string' && type.startsWith('text/html')) {
+        let policy = policies.get(payload);
+        if (!policy) {
+          policy = apiDocsContentSecurityPolicy(payload);
+          if (policies.size < 8) policies.set(payload, policy);
+        }
+        reply.header('content-security-policy', policy);
+      }
+      done(null, payload);
+    });
+    await docs.register(apiReference, {
+      routePrefix: API_DOCS_PATH,
+      hooks: { onRequest: docsAccess },
+      logLevel: 'warn',
+      configuration: {
+        url: OPENAPI_PATH,
+        pageTitle: 'Parley API',
+        withDefaultFonts: false,
+        telemetry: false,
       },
     });
   });

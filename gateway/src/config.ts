@@ -55,6 +55,13 @@ export const GatewayEnv = Type.Object({
    * when https. Unset: http://localhost:PORT (never the request's Host header).
    */
   PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
+  /**
+   * The API description (GET /api/openapi.json) and its interactive docs (/api/docs): false
+   * (default) = signed-in admins only; true = anyone (docs/decisions.md, Gateway).
+   */
+  API_DOCS_PUBLIC: Type.Optional(Type.Boolean()),
+  /** How long the gateway waits for a service's own /openapi.json (default 2 s). */
+  OPENAPI_FETCH_TIMEOUT_SECONDS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60 })),
 });
 
 export type GatewayConfig = Static<typeof GatewayEnv>;

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 export const GTAG_ORIGIN = 'https://www.googletagmanager.com';
 
 /**
@@ -38,4 +40,30 @@ export function securityHeaders(opts: { https: boolean }): ReadonlyArray<readonl
     ['permissions-policy', 'microphone=(self), camera=(), geolocation=(), payment=()'],
     ...(opts.https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const] : []),
   ];
+}
+
+/** The SHA-256 CSP source of each inline script of an HTML page. */
+function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const m of html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
+    hashes.push(
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '')
+        .digest('base64')}'`,
+    );
+  }
+  return hashes;
+}
+
+/**
+ * The CSP of the API docs page (/api/docs, Scalar) only: the site's policy, plus exactly the
+ * page's own inline scripts (by hash: the bundle comes from our origin and is started by one
+ * inline call). Scalar injects its stylesheet at run time (style-src already allows inline
+ * styles); its fonts and anything else outside our origin stay blocked.
+ */
+export function apiDocsContentSecurityPolicy(html: string): string {
+  return contentSecurityPolicy().replace(
+    "script-src 'self'",
+    ["script-src 'self'", ...inlineScriptHashes(html)].join(' '),
+  );
 }

@@ -8,7 +8,7 @@ import { voiceService } from '@parley/voice/service';
 import FindMyWay from 'find-my-way';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
-import { methodsOf, ROUTES, type RouteEntry } from '../src/routes.ts';
+import { GATEWAY_ROUTES, methodsOf, ROUTES, type RouteEntry } from '../src/routes.ts';
 
 /**
  * The auth matrix, generated from the route table, against the real identity and booking
@@ -34,7 +34,8 @@ async function call(method: string, path: string, headers: Record<string, string
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
+  return { status: res.status, headers: res.headers, body: text && json ? JSON.parse(text) : text || null };
 }
 
 async function login(email: string, password: string): Promise<string> {
@@ -203,6 +204,18 @@ describe('auth matrix (from the gateway route table)', () => {
       }
     }
   });
+
+  // The gateway's own routes (the API description and its docs): admin-only by default.
+  it.each(GATEWAY_ROUTES)(
+    'GET $path (gateway): strangers and forged sessions → 401, admins pass',
+    async ({ path }) => {
+      const page = path === '/api/docs' ? '/api/docs/' : path;
+      expect((await call('GET', page)).status).toBe(401);
+      const forged = `parley_session=${randomBytes(32).toString('base64url')}`;
+      expect((await call('GET', page, { cookie: forged })).status).toBe(401);
+      expect((await call('GET', page, { cookie: adminCookie })).status).toBe(200);
+    },
+  );
 
   it('every route a service serves is in the gateway table (with an access rule) or internal', () => {
     const missing: string[] = [];
