@@ -95,10 +95,10 @@ test('the page shows thirteen use cases, each with four benefits, three results 
     await expect(claims.nth(1)).toContainText(useCase.metrics.satisfaction.value);
     await expect(claims.nth(2)).toContainText(useCase.metrics.cost.label);
     await expect(c.getByRole('button', { name: 'Request Demo' })).toHaveAccessibleDescription(useCase.title);
-    // A card with a scripted call offers 'Check It'; the one without does not.
-    await expect(c.getByRole('button', { name: 'Check It' })).toHaveCount(useCase.demoScenario ? 1 : 0);
+    // Every card has its scripted call.
+    await expect(c.getByRole('button', { name: 'Check It' })).toHaveCount(1);
   }
-  await expect(page.getByRole('button', { name: 'Check It' })).toHaveCount(12);
+  await expect(page.getByRole('button', { name: 'Check It' })).toHaveCount(13);
   await expectNoSeriousA11yViolations(page, '/use-cases');
 
   // The cards reflow to one column on a phone without overflowing sideways.
@@ -204,6 +204,20 @@ test("'Request Demo' validates the required fields and sends a real contact requ
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(card(page, 'Real Estate').getByRole('button', { name: 'Request Demo' })).toBeFocused();
+});
+
+test('Legal Intake, the thirteenth card, opens its own nine-step script', async ({ page }) => {
+  const useCase = USE_CASES.find((u) => u.id === 'legal-intake')!;
+  const scenario = SCENARIOS[useCase.demoScenario!];
+  expect(scenario.steps).toHaveLength(9);
+  await page.goto('/use-cases');
+  await card(page, useCase.title).getByRole('button', { name: 'Check It' }).click();
+  const dialog = page.getByRole('dialog', { name: useCase.title });
+  await expect(dialog).toContainText(scenario.setting);
+  await expect(dialog.getByTestId('call-progress')).toHaveText('0/9');
+  await expect(dialog).toContainText(scenario.steps[0]!.text);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 });
 
 test("'Check It' plays the scripted call through nine spoken steps; Restart, mute and Escape work", async ({

@@ -1,4 +1,4 @@
-import { parseTags, readingMinutes, slugify } from '@parley/contracts';
+import { articleSlug, GENERATED_SLUG_MAX, parseTags, readingMinutes, slugify } from '@parley/contracts';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { renderCard } from '../src/ai/local-image.ts';
@@ -132,6 +132,51 @@ describe('local writer', () => {
     expect(hotel.tags).toContain('Hospitality');
     expect(legal.content).not.toEqual(hotel.content);
     expect(writeLocalArticle('Client intake for law firms')).toEqual(legal);
+  });
+
+  // Topics as admins type them: lower case, acronyms in any case, long, with filler words.
+  const TOPICS = [
+    'answering calls with ai phone agents',
+    'How dental clinics cut no-shows with AI reminders',
+    'crm integrations for real estate brokers who miss calls after hours',
+    'why small law firms should automate client intake and conflict checks before the first consultation',
+    'hipaa compliance for ai receptionists',
+    'Hotel front desk automation',
+  ];
+
+  it.each(TOPICS)('reads like an editor wrote it: %s', (topic) => {
+    const a = writeLocalArticle(topic);
+    // Acronyms in capitals wherever the topic appears, in the title and in sentences.
+    for (const text of [a.title, a.content, a.excerpt]) expect(text).not.toMatch(/\b(ai|crm|hipaa)\b/);
+    // The topic mid-sentence does not start with a stray capital, and a title word starts with one.
+    expect(a.title.charAt(0)).toMatch(/[A-Z]/);
+    // Tags come from the vocabulary (industry, 'AI Voice Agents', themes), each Title Case.
+    expect(a.tags[1]).toBe('AI Voice Agents');
+    expect(a.tags.length).toBeLessThanOrEqual(5);
+    for (const tag of a.tags) expect(tag).toMatch(/^[A-Z][A-Za-z-]*( [A-Z][A-Za-z-]*)*$/);
+    // The slug: at most 60 characters, whole words of the title only.
+    const slug = articleSlug(a.title);
+    expect(slug.length).toBeGreaterThan(0);
+    expect(slug.length).toBeLessThanOrEqual(GENERATED_SLUG_MAX);
+    expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    const titleWords = new Set(slugify(a.title).split('-'));
+    for (const w of slug.split('-')) expect(titleWords.has(w), w).toBe(true);
+  });
+
+  it('files posts under themes, never under a stray word of the topic', () => {
+    expect(writeLocalArticle('How dental clinics cut no-shows with AI reminders').tags).toEqual([
+      'Healthcare',
+      'AI Voice Agents',
+      'Reminders',
+    ]);
+    expect(writeLocalArticle('answering calls with ai phone agents').excerpt).toContain(
+      'A practical look at answering calls with AI phone agents',
+    );
+    expect(
+      articleSlug(
+        'Why Small Law Firms Should Automate Client Intake and Conflict Checks Before the First Consultation',
+      ),
+    ).toBe('why-small-law-firms-should-automate-client-intake-conflict');
   });
 });
 

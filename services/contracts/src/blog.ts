@@ -171,6 +171,27 @@ export function slugify(text: string): string {
     .replace(/-+$/g, '');
 }
 
+/** Longest slug a generated post gets: short enough to read, share and type. */
+export const GENERATED_SLUG_MAX = 60;
+
+/**
+ * A generated post's slug: the title's slug without its filler words, cut at a word boundary
+ * to at most {@link GENERATED_SLUG_MAX} characters (never mid-word).
+ */
+export function articleSlug(title: string, max = GENERATED_SLUG_MAX): string {
+  const filler = new Set(['a', 'an', 'the', 'and', 'of', 'for', 'to', 'in', 'on', 'with', 'your', 'how']);
+  const words = slugify(title)
+    .split('-')
+    .filter((w, i) => w && (i === 0 || !filler.has(w)));
+  let out = '';
+  for (const w of words) {
+    const next = out ? `${out}-${w}` : w;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out || slugify(title).slice(0, max).replace(/-+$/g, '');
+}
+
 /** The form's tag rule: split on commas, trim, drop empties (and duplicates). */
 export function parseTags(input: string | readonly string[]): string[] {
   // A list is split too: its items may be the form's text (and validators may wrap a string in a list).

@@ -127,22 +127,82 @@ function seeded(topic: string) {
   return <T>(list: readonly T[], salt = 0): T => list[Math.abs(h + salt * 2654435761) % list.length] as T;
 }
 
+/** Words an editor writes in capitals whatever the topic's typing: AI, CRM, FAQ, HIPAA... */
+const ACRONYMS: Record<string, string> = Object.fromEntries(
+  [
+    'AI',
+    'API',
+    'CRM',
+    'ERP',
+    'FAQ',
+    'FAQs',
+    'HIPAA',
+    'GDPR',
+    'ROI',
+    'SMS',
+    'IVR',
+    'KPI',
+    'KPIs',
+    'SEO',
+    'SaaS',
+    'B2B',
+    'B2C',
+    'HR',
+    'IT',
+    'AI-powered',
+    'US',
+    'UK',
+  ].map((w) => [w.toLowerCase(), w]),
+);
+
+/** A word as an editor writes it: acronyms in capitals, words typed with inner capitals kept. */
+const fixedCase = (w: string): string | null =>
+  ACRONYMS[w.toLowerCase()] ?? (/[A-Z]/.test(w.slice(1)) ? w : null);
+
 const titleCase = (s: string) =>
   s
     .split(/\s+/)
-    .map((w, i) =>
-      i > 0 && STOP.has(w.toLowerCase()) ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1),
-    )
+    .map((w, i) => {
+      const fixed = fixedCase(w);
+      if (fixed) return fixed;
+      const lower = w.toLowerCase();
+      return i > 0 && STOP.has(lower) ? lower : w.charAt(0).toUpperCase() + w.slice(1);
+    })
     .join(' ');
 
-function keywords(topic: string): string[] {
-  const words = topic
-    .toLowerCase()
-    .replace(/[^a-z0-9\s-]/g, ' ')
+/**
+ * The topic inside a sentence: acronyms and names keep their capitals ("with AI phone
+ * agents"), other words as typed, but for a capital that only began the topic.
+ */
+function inSentence(topic: string): string {
+  return topic
+    .replace(/[.?!]+$/, '')
     .split(/\s+/)
-    .filter((w) => w.length > 2 && !STOP.has(w));
-  return [...new Set(words)];
+    .map((w, i) => fixedCase(w) ?? (i === 0 ? w.toLowerCase() : w))
+    .join(' ');
 }
+
+/**
+ * Tags an editor would file the post under: the topic's themes from a fixed vocabulary,
+ * never a stray word of the topic (such as 'Cut').
+ */
+const THEMES: Array<[RegExp, string]> = [
+  [/\b(appointments?|bookings?|schedul\w*|calendars?|showings?)\b/i, 'Appointment Scheduling'],
+  [/\b(after[- ]hours|24\/7|overnight|nights?|weekends?|holidays?)\b/i, 'After-Hours Coverage'],
+  [/\b(miss(?:ed|es)? calls?|voicemail|hold times?|wait times?|call volume|busy lines?)\b/i, 'Missed Calls'],
+  [/\b(leads?|qualif\w*|sales|prospects?|conversions?)\b/i, 'Lead Qualification'],
+  [/\b(intake|screening|triage)\b/i, 'Client Intake'],
+  [/\b(costs?|sav(?:e|es|ing|ings)|roi|budgets?|spend\w*|cheaper|margins?)\b/i, 'Cost Savings'],
+  [/\b(customer (?:service|experience|support)|support|satisfaction)\b/i, 'Customer Experience'],
+  [/\b(complian\w*|hipaa|gdpr|privacy|consent|regulat\w*)\b/i, 'Compliance'],
+  [/\b(no[- ]shows?|reminders?|follow[- ]ups?)\b/i, 'Reminders'],
+  [/\b(receptionists?|front desk|answering services?)\b/i, 'Virtual Receptionist'],
+  [/\b(staff\w*|burnout|hiring|workloads?)\b/i, 'Staffing'],
+  [/\b(multilingual|languages?|spanish|bilingual)\b/i, 'Multilingual Support'],
+  [/\b(crm|integrat\w*|api)\b/i, 'Integrations'],
+];
+
+const themes = (topic: string): string[] => THEMES.filter(([re]) => re.test(topic)).map(([, tag]) => tag);
 
 const clip = (s: string, max: number) =>
   s.length <= max ? s : `${s.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
@@ -152,12 +212,18 @@ export function writeLocalArticle(rawTopic: string): Article {
   const pick = seeded(topic);
   const industry = INDUSTRIES.find((i) => i.keywords.test(topic)) ?? GENERAL;
   const subject = titleCase(topic.replace(/[.?!]+$/, ''));
+  const phrase = inSentence(topic);
+  /** The topic opening a sentence: sentence case, as an editor writes it (not Title Case). */
+  const Phrase = phrase.charAt(0).toUpperCase() + phrase.slice(1);
   const team = `${industry.name} teams`;
 
   const title = clip(
     pick([
       `${subject}: A Practical Guide for ${titleCase(team)}`,
-      `How ${subject} Changes the Way ${titleCase(team)} Handle Calls`,
+      // A long topic makes a long question: it gets the guide's title instead.
+      subject.length > 40
+        ? `${subject}: A Guide for ${titleCase(team)}`
+        : `How ${subject} Changes the Way ${titleCase(team)} Handle Calls`,
       `${subject}: What Works, What to Avoid, and Where to Start`,
       `Getting ${subject} Right: Lessons for ${titleCase(team)}`,
     ]),
@@ -165,9 +231,9 @@ export function writeLocalArticle(rawTopic: string): Article {
   );
   const [taskA, taskB, taskC, taskD] = industry.tasks as [string, string, string, string];
   const opener = pick([
-    `Every missed call is a missed chance. For ${team}, ${topic.toLowerCase()} is no longer a side project: it decides whether ${industry.callers} reach someone when they need to.`,
-    `Ask any ${industry.name} manager where time goes and the phone comes up first. ${subject} is how a growing number of them take that time back without making ${industry.callers} wait.`,
-    `${subject} sounds like a technology topic, but it is really about ${industry.callers}: how quickly they get an answer, and whether that answer is right.`,
+    `Every missed call is a missed chance. For ${team}, ${phrase} is no longer a side project: it decides whether ${industry.callers} reach someone when they need to.`,
+    `Ask any ${industry.name} manager where time goes and the phone comes up first. ${Phrase} is how a growing number of them take that time back without making ${industry.callers} wait.`,
+    `${Phrase} sounds like a technology topic, but it is really about ${industry.callers}: how quickly they get an answer, and whether that answer is right.`,
   ]);
 
   const sections: Array<[string, string[]]> = [
@@ -210,20 +276,17 @@ export function writeLocalArticle(rawTopic: string): Article {
     [
       'Where to start',
       [
-        `${subject} pays off fastest when it starts small, is measured honestly and grows with what you learn. Start with one call type this month, and let the transcripts tell you what to hand over next.`,
+        `${Phrase} pays off fastest when it starts small, is measured honestly and grows with what you learn. Start with one call type this month, and let the transcripts tell you what to hand over next.`,
       ],
     ],
   ];
 
   const content = sections.map(([heading, paras]) => [heading, ...paras].join('\n\n')).join('\n\n');
   const excerpt = clip(
-    `A practical look at ${topic.toLowerCase()} for ${team}: where voice agents help most, how to roll them out, and how to measure the results.`,
+    `A practical look at ${phrase} for ${team}: where voice agents help most, how to roll them out, and how to measure the results.`,
     BLOG_LIMITS.excerpt,
   );
-  const kw = keywords(topic)
-    .slice(0, 3)
-    .map((w) => titleCase(w));
-  const tags = [...new Set([industry.tag, 'AI Voice Agents', ...kw])].slice(0, 5);
+  const tags = [...new Set([industry.tag, 'AI Voice Agents', ...themes(topic)])].slice(0, 5);
   return {
     title,
     excerpt,

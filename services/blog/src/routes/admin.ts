@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  articleSlug,
   BlogIdParams,
   BlogPost,
   BlogPostInput,
@@ -10,7 +11,6 @@ import {
   GenerateImageBody,
   GenerateImageResponse,
   SuccessResponse,
-  slugify,
   UploadImageResponse,
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
@@ -135,7 +135,7 @@ export async function adminRoutes(app: ServiceInstance, ctx: BlogRouteContext) {
       return {
         success: true as const,
         provider: generator.provider,
-        post: { ...article, slug: slugify(article.title), featuredImage },
+        post: { ...article, slug: articleSlug(article.title), featuredImage },
       };
     },
   );

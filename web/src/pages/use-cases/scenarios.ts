@@ -3,7 +3,8 @@ import type { ScenarioId } from './use-cases.ts';
 
 /**
  * The scripted conversations the Use Cases page's 'Check It' dialog plays (spec §3 "Demo
- * script step", §9): twelve scenarios of nine steps each, alternating between the AI agent
+ * script step", §9): thirteen scenarios of nine steps each (the spec's original had twelve
+ * and left Legal Intake without one), alternating between the AI agent
  * and a customer. Pure data, loaded with the dialog only (never in the page's own chunk), and
  * read by the browser tests to know what they should hear.
  */
@@ -395,6 +396,39 @@ const SCENARIO_LIST: DemoScenario[] = [
       [
         'ai',
         "Once the bond is posted, release usually takes four to eight hours, depending on the jail. Dana will keep you updated. I'm connecting you to her now; please stay on the line.",
+      ],
+    ]),
+  },
+  {
+    id: 'legal-intake',
+    setting: 'A prospective client calls Whitman & Cole, a family and employment law firm, after hours.',
+    steps: steps([
+      [
+        'ai',
+        'Whitman and Cole, this is the firm’s virtual intake assistant. Are you calling about a new legal matter?',
+      ],
+      [
+        'customer',
+        'Yes. I was let go from my job last week, and I think it was because I reported safety problems.',
+      ],
+      [
+        'ai',
+        'I’m sorry that happened. That may be a whistleblower retaliation matter, which our employment team handles. May I have your full name and the name of your former employer?',
+      ],
+      ['customer', 'I’m Priya Nair, and the company is Lakeside Freight.'],
+      [
+        'ai',
+        'Thank you, Priya. Before anyone discusses your case, we check for conflicts: has anyone from Lakeside Freight, or anyone else involved, ever contacted our firm?',
+      ],
+      ['customer', 'Not that I know of. Is there a deadline I should worry about?'],
+      [
+        'ai',
+        'Some retaliation claims must be filed within a few months, so it’s good you called now. An attorney will confirm your deadlines; I can’t give legal advice myself. Attorney Elena Cole has a free thirty-minute consultation tomorrow at ten or at two. Which suits you?',
+      ],
+      ['customer', 'Ten o’clock, please. Should I bring anything?'],
+      [
+        'ai',
+        'You’re booked with Elena Cole tomorrow at ten. Please bring your termination letter, any emails about the safety reports, and your last pay stub. I’m sending a confirmation and our intake form to your phone now.',
       ],
     ]),
   },

@@ -22,7 +22,10 @@ import {
  * the page says so next to them.
  */
 
-/** The twelve scripted conversations (spec §9: 13 cards, 12 scenarios). */
+/**
+ * The scripted conversations: one per card (the spec's original had 13 cards and 12
+ * scenarios, so Legal Intake had no 'Check It'; it has one here, see docs/decisions.md).
+ */
 export const SCENARIO_IDS = [
   'hotel-guest-services',
   'appointment-scheduling',
@@ -36,6 +39,7 @@ export const SCENARIO_IDS = [
   'court-reporting',
   'debt-collection',
   'bail-bonds',
+  'legal-intake',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
@@ -317,5 +321,6 @@ export const USE_CASES: readonly UseCase[] = [
       satisfaction: { value: '30%', label: 'more enquiries converted to consultations' },
       cost: { value: '45%', label: 'lower cost per signed client' },
     },
+    demoScenario: 'legal-intake',
   },
 ];
