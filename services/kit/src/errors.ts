@@ -53,6 +53,13 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
     );
     return reply;
   }
+  if (status === 500 && !(error instanceof HttpError) && MALFORMED_MULTIPART.test(error.message)) {
+    // The multipart parser (busboy) could not read the body the client sent (no boundary, cut
+    // short, a broken part header): the client's mistake, on every upload route at once.
+    return reply
+      .status(400)
+      .send({ error: 'Bad Request', message: `The multipart body could not be read: ${error.message}` });
+  }
   if (status === 500 && isDatabaseUnavailable(error)) {
     // An outage of the service's database, not a bug: say so, and when to come back.
     request.log.warn({ err: error }, 'database unavailable');
@@ -94,6 +101,10 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
   }
   return reply.status(status).send({ error: statusText(status), message: error.message });
 }
+
+/** What @fastify/busboy throws for a multipart body it cannot parse (plain Errors, no status). */
+const MALFORMED_MULTIPART =
+  /^(?:Multipart: Boundary not found|Boundary required|Missing Content-Type-header\.|Unsupported Content-Type\.|Unexpected end of multipart data|Malformed part header|\w+ terminated early due to unexpected end of multipart data)$/;
 
 /** 404 for unknown routes, in the same shape. */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {

@@ -34,6 +34,10 @@ beforeAll(async () => {
     },
     async (req) => ({ ...req.body, page: req.query.page ?? null }),
   );
+  app.post('/upload', async () => {
+    // What @fastify/busboy throws for a multipart body without a boundary.
+    throw new Error('Multipart: Boundary not found');
+  });
   app.get('/boom', async () => {
     throw new Error('secret database detail');
   });
@@ -92,6 +96,12 @@ describe('service app', () => {
       expect(r.statusCode, JSON.stringify(c)).toBe(400);
       expect(r.json().message).toMatch(/NUL character or invalid Unicode/);
     }
+  });
+
+  it('answers a multipart body the parser cannot read with 400, not 500', async () => {
+    const res = await app.inject({ method: 'POST', url: '/upload' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'Bad Request', message: expect.stringContaining('Boundary') });
   });
 
   it('hides 5xx details', async () => {
