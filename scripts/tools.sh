@@ -4,7 +4,8 @@
 #   .tools/bin/helm  kubeconform  kustomize  k6     (go install, pinned versions)
 #   .tools/py/                                      (Python venv: kubernetes-validate + PyYAML;
 #                                                     its package ships the Kubernetes JSON schemas;
-#                                                     moto[server]: a local Amazon SES for the email tests)
+#                                                     moto[server]: a local Amazon SES for the email tests;
+#                                                     schemathesis: the API fuzzer of scripts/test/fuzz.int.test.ts)
 #
 # A tool is rebuilt only when its pinned version changes (a stamp file per tool records the
 # version that was built). First run on a fresh machine builds everything from the Go module
@@ -29,13 +30,15 @@ KUBERNETES_VALIDATE_VERSION=1.37.0
 PYYAML_VERSION=6.0.3
 # moto_server answers the SES v1 API locally (services/email/test/ses*.int.test.ts).
 MOTO_VERSION=5.2.5
+# schemathesis (`st`) fuzzes the merged OpenAPI description (scripts/test/fuzz.int.test.ts).
+SCHEMATHESIS_VERSION=4.32.5
 # Kubernetes version the manifests are validated against (schemas shipped by kubernetes-validate).
 KUBERNETES_VERSION=1.37.0
 
 if [ "${1:-}" = "--print" ]; then
-  printf 'helm %s\nkubeconform %s\nkustomize %s\nk6 %s\nkubernetes-validate %s\npyyaml %s\nmoto %s\nkubernetes %s\n' \
+  printf 'helm %s\nkubeconform %s\nkustomize %s\nk6 %s\nkubernetes-validate %s\npyyaml %s\nmoto %s\nschemathesis %s\nkubernetes %s\n' \
     "$HELM_VERSION" "$KUBECONFORM_VERSION" "$KUSTOMIZE_VERSION" "$K6_VERSION" \
-    "$KUBERNETES_VALIDATE_VERSION" "$PYYAML_VERSION" "$MOTO_VERSION" "$KUBERNETES_VERSION"
+    "$KUBERNETES_VALIDATE_VERSION" "$PYYAML_VERSION" "$MOTO_VERSION" "$SCHEMATHESIS_VERSION" "$KUBERNETES_VERSION"
   exit 0
 fi
 
@@ -50,8 +53,8 @@ if [ "${1:-}" = "--check" ]; then
       status=1
     fi
   done
-  if [ "$(cat "$TOOLS/py/.version" 2>/dev/null)" != "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION" ]; then
-    echo "tools: the Python venv (kubernetes-validate, PyYAML, moto) is not installed"
+  if [ "$(cat "$TOOLS/py/.version" 2>/dev/null)" != "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION schemathesis==$SCHEMATHESIS_VERSION" ]; then
+    echo "tools: the Python venv (kubernetes-validate, PyYAML, moto, schemathesis) is not installed"
     status=1
   fi
   if [ "$(cat "$TOOLS/kubeconform-schemas/.version" 2>/dev/null)" != "$KUBERNETES_VALIDATE_VERSION $KUBERNETES_VERSION" ]; then
@@ -104,16 +107,21 @@ go_tool kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
 go_tool k6 go.k6.io/k6 "$K6_VERSION"
 
 # Python venv with kubernetes-validate (ships the Kubernetes JSON schemas), PyYAML
-# (used by scripts/test/tools.ts to parse rendered manifests) and moto's server (.tools/py/bin/moto_server).
+# (used by scripts/test/tools.ts to parse rendered manifests), moto's server (.tools/py/bin/moto_server)
+# and schemathesis (.tools/py/bin/st).
 PY=$TOOLS/py
 py_stamp=$PY/.version
-py_want="kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION"
+py_want="kubernetes-validate==$KUBERNETES_VALIDATE_VERSION pyyaml==$PYYAML_VERSION moto[server]==$MOTO_VERSION schemathesis==$SCHEMATHESIS_VERSION"
 if [ -x "$PY/bin/python" ] && [ "$(cat "$py_stamp" 2>/dev/null)" = "$py_want" ]; then
   echo "tools: $py_want (cached)"
 else
   start=$SECONDS
-  rm -rf "$PY"
-  python3 -m venv "$PY"
+  # An existing venv is updated in place (pip installs only what changed), so a moto_server
+  # that another test run started keeps its files; a broken one is rebuilt from scratch.
+  if ! "$PY/bin/python" -c 'import sys' 2>/dev/null; then
+    rm -rf "$PY"
+    python3 -m venv "$PY"
+  fi
   "$PY/bin/pip" install --quiet --disable-pip-version-check $py_want
   echo "$py_want" >"$py_stamp"
   echo "tools: $py_want installed in $((SECONDS - start)) s"

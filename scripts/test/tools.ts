@@ -16,6 +16,7 @@ export const BIN = {
   kubeconform: join(TOOLS, 'bin/kubeconform'),
   k6: join(TOOLS, 'bin/k6'),
   python: join(TOOLS, 'py/bin/python'),
+  schemathesis: join(TOOLS, 'py/bin/st'),
 };
 /** The Kubernetes version the manifests are validated against (scripts/tools.sh). */
 export const KUBERNETES_VERSION = '1.37.0';

@@ -1,0 +1,105 @@
+/**
+ * API fuzzing on every test run: schemathesis (scripts/tools.sh installs it in .tools/py)
+ * generates valid and invalid requests for every operation of the merged description
+ * (GET /api/openapi.json) and sends them to a real platform (`pnpm start` on a free port) as a
+ * signed-in admin. It must find no 5xx answer and no answer that breaks its own schema.
+ *
+ * Bounded for a 2-core machine: a few examples per operation (examples, coverage and fuzzing
+ * phases; no stateful phase, whose links could sign the fuzzing admin out or deactivate it),
+ * two workers. Left out: the two operations that end or change the fuzzing admin's own
+ * session (logout, change-password): they would turn the rest of the run into 401s. Nothing
+ * here costs money: the test platform has no speech, phone, mail or AI provider configured.
+ * The seed is printed, so a failure can be replayed (`st run ... --seed <seed>`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Platform, startPlatform } from '../lib/platform.ts';
+import { BIN, run, toolsGate } from './tools.ts';
+
+toolsGate(['schemathesis']);
+const ADMIN = { email: 'fuzz-admin@parley.test', password: 'fuzz admin password 1' };
+/** Test cases per operation and phase; the whole run stays under ~3 minutes here. */
+const MAX_EXAMPLES = 5;
+const EXCLUDED = ['/api/admin/logout', '/api/admin/change-password'];
+
+describe('API fuzzing (schemathesis against pnpm start)', () => {
+  let platform: Platform;
+  let dir: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-fuzz-'));
+    platform = await startPlatform({
+      // METRICS_PORT 0: any free internal port, so other platforms on this machine do not clash.
+      env: { PARLEY_ADMIN_EMAIL: ADMIN.email, PARLEY_ADMIN_PASSWORD: ADMIN.password, METRICS_PORT: '0' },
+    });
+    const login = await fetch(`${platform.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(login.status).toBe(200);
+    cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+    expect(cookie).toMatch(/^parley_session=/);
+  }, 240_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds no 5xx and no answer that breaks its schema, on every operation', async () => {
+    const res = await fetch(`${platform.url}/api/openapi.json`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    const schema = join(dir, 'openapi.json');
+    writeFileSync(schema, JSON.stringify(doc));
+
+    const started = Date.now();
+    const r = run(BIN.schemathesis, [
+      'run',
+      schema,
+      '--url',
+      platform.url,
+      '--header',
+      `Cookie: ${cookie}`,
+      // The gateway's CSRF rule for cookie-authenticated changes (a JSON body or this header).
+      '--header',
+      'X-Requested-With: parley',
+      '--checks',
+      'not_a_server_error,response_schema_conformance',
+      '--phases',
+      'examples,coverage,fuzzing',
+      '--max-examples',
+      String(MAX_EXAMPLES),
+      '--workers',
+      '2',
+      '--request-timeout',
+      '30',
+      '--no-shrink',
+      ...EXCLUDED.flatMap((path) => ['--exclude-path', path]),
+      '--report',
+      'junit',
+      '--report-dir',
+      dir,
+      '--no-color',
+    ]);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const out = `${r.stdout}\n${r.stderr}`;
+    const tested = Number(/Tested:\s*(\d+)/.exec(out)?.[1] ?? Number.NaN);
+    const cases = Number(/(\d+) generated/.exec(out)?.[1] ?? Number.NaN);
+    const failures = Number(/(\d+) unique failures?/.exec(out)?.[1] ?? 0);
+    const seed = /Seed:\s*(\d+)/.exec(out)?.[1];
+    // The figures docs/benchmarks.md records ("API fuzzing").
+    console.log(
+      `fuzz: ${tested}/${operations} operations, ${cases} cases, ${failures} failures, ${seconds} s, seed ${seed}`,
+    );
+    expect(r.code, out.slice(-20_000)).toBe(0);
+    expect(failures).toBe(0);
+    expect(tested).toBe(operations - EXCLUDED.length);
+    expect(cases).toBeGreaterThan(operations * 5);
+  }, 420_000);
+});
