@@ -318,6 +318,16 @@ describe('blog service', () => {
     const card = await fetch(`${a.url}${gen.body.post.featuredImage}`);
     expect(card.headers.get('content-type')).toBe('image/svg+xml');
     expect(card.headers.get('content-security-policy')).toContain('sandbox');
+    // Its PNG rendering (same name, .png) is what share previews show.
+    const png = await fetch(`${a.url}${gen.body.post.featuredImage.replace(/\.svg$/, '.png')}`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const pngBytes = Buffer.from(await png.arrayBuffer());
+    expect(pngBytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(pngBytes.readUInt32BE(16)).toBe(1200);
+    // An uploaded raster image answers only under its own type.
+    expect((await fetch(`${a.url}${gen.body.post.featuredImage.replace(/\.svg$/, '.jpg')}`)).status).toBe(404);
     const noImage = await call(
       a,
       'POST',

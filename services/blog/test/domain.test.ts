@@ -1,4 +1,5 @@
 import { articleSlug, GENERATED_SLUG_MAX, parseTags, readingMinutes, slugify } from '@parley/contracts';
+import { Resvg } from '@resvg/resvg-js';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { renderCard } from '../src/ai/local-image.ts';
@@ -6,6 +7,7 @@ import { writeLocalArticle } from '../src/ai/local-writer.ts';
 import { renderRss, renderSitemap } from '../src/domain/feeds.ts';
 import { sniffImage } from '../src/domain/images.ts';
 import { applyPostInput, eventOf, isAcceptableImageUrl } from '../src/domain/post-rules.ts';
+import { RENDER_OPTIONS, svgToPng } from '../src/social-image.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 
@@ -109,6 +111,44 @@ describe('images', () => {
     expect(svg).not.toContain('<script>');
     expect(svg).toContain('&lt;script&gt;');
     expect(XMLValidator.validate(svg)).toBe(true);
+  });
+});
+
+describe('featured card', () => {
+  /** Columns where the card's words are: pixels that change when the text is taken out. */
+  function textColumns(svg: string): { min: number; max: number } {
+    const render = (markup: string) => new Resvg(markup, RENDER_OPTIONS).render().pixels;
+    const withText = render(svg);
+    const without = render(svg.replace(/<text[^>]*>[^<]*<\/text>/g, ''));
+    let min = Number.POSITIVE_INFINITY;
+    let max = -1;
+    for (let i = 0; i < withText.length; i += 4) {
+      if (withText[i] === without[i] && withText[i + 1] === without[i + 1]) continue;
+      const x = (i / 4) % 1200;
+      min = Math.min(min, x);
+      max = Math.max(max, x);
+    }
+    return { min, max };
+  }
+
+  it.each([
+    'AI receptionists for dental clinics',
+    'CRM integrations for real estate brokers who miss calls after hours, with examples',
+    'WWWWWWWWWWWWWWWWWWWWWWWW MMMMMMMMMMMMMMMMMMMMMMMM',
+  ])('keeps every word inside the part a 3:2 thumbnail shows: %s', (prompt) => {
+    const svg = new TextDecoder().decode(renderCard(prompt).bytes);
+    const { min, max } = textColumns(svg);
+    expect(max).toBeGreaterThan(min);
+    // A 3:2 crop of 1200×630 shows x 127–1072.
+    expect(min).toBeGreaterThanOrEqual(128);
+    expect(max).toBeLessThanOrEqual(1072);
+  });
+
+  it('renders a stored SVG card as a 1200×630 PNG for share previews', async () => {
+    const png = await svgToPng('test-card', Buffer.from(renderCard('Share me').bytes));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(1200);
+    expect(png.readUInt32BE(20)).toBe(630);
   });
 });
 

@@ -38,6 +38,15 @@ export function absoluteUrl(pathOrUrl: string, origin: string): string {
   }
 }
 
+/**
+ * The image a share preview shows: a post's stored SVG card as its PNG rendering (same name,
+ * `.png`), since Slack, LinkedIn, Facebook and X ignore SVG; any other image as it is.
+ */
+export function socialImageUrl(featuredImage: string, origin: string): string {
+  const png = featuredImage.replace(/^(\/api\/blog\/images\/[a-f0-9]{64})\.svg$/, '$1.png');
+  return absoluteUrl(png, origin);
+}
+
 /** First sentence-ish stretch of the body, for posts saved without an excerpt or meta description. */
 function summaryOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -60,7 +69,7 @@ export function articleJsonLd(post: BlogPost, origin: string): Record<string, un
     '@type': 'Article',
     headline: post.title,
     description: postDescription(post),
-    ...(post.featuredImage ? { image: [absoluteUrl(post.featuredImage, origin)] } : {}),
+    ...(post.featuredImage ? { image: [socialImageUrl(post.featuredImage, origin)] } : {}),
     datePublished: post.publishedAt ?? post.createdAt,
     dateModified: post.updatedAt,
     author: { '@type': 'Person', name: post.author },
@@ -79,7 +88,7 @@ export function articleJsonLd(post: BlogPost, origin: string): Record<string, un
 export function postHead(post: BlogPost, origin: string): PostHead {
   const title = post.metaTitle?.trim() || post.title;
   const description = postDescription(post);
-  const image = post.featuredImage ? absoluteUrl(post.featuredImage, origin) : null;
+  const image = post.featuredImage ? socialImageUrl(post.featuredImage, origin) : null;
   const name = (key: string, content: string): HeadMeta => ({ attr: 'name', key, content });
   const property = (key: string, content: string): HeadMeta => ({ attr: 'property', key, content });
   return {
@@ -93,7 +102,15 @@ export function postHead(post: BlogPost, origin: string): PostHead {
       property('og:title', post.title),
       property('og:description', description),
       property('og:url', postUrl(post.slug, origin)),
-      ...(image ? [property('og:image', image)] : []),
+      ...(image
+        ? [
+            property('og:image', image),
+            // The rendering of a generated card has the card's size.
+            ...(post.featuredImage?.endsWith('.svg') && image.endsWith('.png')
+              ? [property('og:image:width', '1200'), property('og:image:height', '630')]
+              : []),
+          ]
+        : []),
       property('article:published_time', post.publishedAt ?? post.createdAt),
       property('article:modified_time', post.updatedAt),
       property('article:author', post.author),

@@ -2,8 +2,9 @@ import { BlogListQuery, type BlogPostSummary, BlogSlugParams, readingMinutes } f
 import { notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRss, renderSitemap } from '../domain/feeds.ts';
-import { parseImageFile } from '../domain/images.ts';
+import { CONTENT_TYPES, parseImageFile } from '../domain/images.ts';
 import type { CachedBody } from '../domain/public-cache.ts';
+import { svgToPng } from '../social-image.ts';
 import type { BlogRouteContext } from './context.ts';
 
 const FEED_SIZE = 50;
@@ -53,14 +54,19 @@ export async function publicRoutes(app: ServiceInstance, ctx: BlogRouteContext) 
   app.get('/api/blog/images/:file', async (request, reply) => {
     const parsed = parseImageFile((request.params as { file: string }).file);
     const image = parsed ? await repo.findImage(parsed.id) : null;
-    if (!image) throw notFound('Image not found');
+    if (!image || !parsed) throw notFound('Image not found');
+    // `<id>.png` of a stored SVG is its PNG rendering (for og:image, which crawlers need as PNG).
+    const rendered = parsed.type === 'png' && image.contentType === CONTENT_TYPES.svg;
+    if (!rendered && CONTENT_TYPES[parsed.type] !== image.contentType) throw notFound('Image not found');
     // Content-addressed: the bytes behind a name never change.
     reply.header('cache-control', 'public, max-age=31536000, immutable');
     reply.header('x-content-type-options', 'nosniff');
     // Opened on its own, an SVG is a document: forbid script and everything else in it.
     reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-    reply.header('etag', `"${parsed?.id}"`);
-    if (request.headers['if-none-match'] === `"${parsed?.id}"`) return reply.code(304).send();
+    const etag = `"${parsed.id}.${parsed.type}"`;
+    reply.header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (rendered) return reply.type(CONTENT_TYPES.png).send(await svgToPng(parsed.id, image.bytes));
     return reply.type(image.contentType).send(image.bytes);
   });
 
