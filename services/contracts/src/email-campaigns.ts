@@ -95,11 +95,21 @@ export const CAMPAIGN_MESSAGES = {
   noContactsLive:
     'No active recipients for this campaign. Edit the campaign to choose address books or contacts.',
   noContactsTest:
-    'No test recipients: test mode is on but no test email addresses are saved. Add them in Settings → Testing.',
+    'No active recipients for this campaign (test mode sends it to the saved test addresses only). Edit the campaign to choose address books or contacts.',
+  noTestAddresses:
+    'Test mode is on but no test email addresses are saved. Add them in Settings → Testing, or turn test mode off.',
   noContactsResend: 'Please select at least one contact to resend the campaign.',
   failed: 'Failed to send campaign',
   notDraft: 'Only draft campaigns can be edited, tested or launched',
   confirm: 'Sending needs confirmSend: true (a live send cannot be undone)',
+} as const;
+
+/** Who fills {{firstName}}, {{lastName}} and {{company}} when no contact is chosen (previews, test sends). */
+export const SAMPLE_CONTACT = {
+  email: 'john.doe@example.com',
+  firstName: 'John',
+  lastName: 'Doe',
+  company: 'Acme Corp',
 } as const;
 
 /** Live progress of a campaign's current (or last) send. */

@@ -36,6 +36,28 @@ export const EmailEnv = Type.Object({
   TRACKING_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   /** ... and at least this often (default 250 ms). */
   TRACKING_FLUSH_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 60_000 })),
+  /** Campaign sends (src/campaigns): this replica runs a sender (default true; 'false' = API only). */
+  CAMPAIGN_WORKER: Type.Optional(Type.Boolean()),
+  /** Messages per second this replica hands to the transport (token bucket); 0 or absent = no limit. */
+  CAMPAIGN_RATE_PER_SECOND: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+  /** Recipients one claim takes (default 200). */
+  CAMPAIGN_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+  /** Messages one replica has at the transport at once (default 20). */
+  CAMPAIGN_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  /** Pooled SMTP connections per replica (default 5). */
+  CAMPAIGN_SMTP_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  /** A claimed recipient not settled after this long is marked unknown (default 300 s). */
+  CAMPAIGN_LEASE_SECONDS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 86_400 })),
+  /** Temporary (4xx) refusals: first retry after this long, doubling (default 60 s) ... */
+  CAMPAIGN_RETRY_BASE_SECONDS: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400 })),
+  /** ... up to this many attempts in all (default 4). */
+  CAMPAIGN_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+  /** An idle sender looks for work this often (default 500 ms). */
+  CAMPAIGN_POLL_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 60_000 })),
+  /** The scheduler and the lease reaper run this often (default 2000 ms). */
+  CAMPAIGN_TICK_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000 })),
+  /** Connection failures in one batch that start the 24-hour cooling period (default 3). */
+  CAMPAIGN_CONNECTION_FAILURES: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
 });
 export type EmailConfig = Static<typeof EmailEnv>;
 

@@ -9,6 +9,7 @@ export const PUBLISHES = [
   'email.import.completed',
   'email.contact.unsubscribed',
   'email.contact.resubscribed',
+  'email.campaign.sent',
 ] as const;
 /**
  * Mail: the settings copy (SMTP, sender, brand, support address, test mode) and the

@@ -20,6 +20,8 @@ export interface MailHandle {
   transports: Transports;
   settings: SettingsCopy;
   tracking: TrackingBuffer;
+  mail: MailRepository;
+  signer: TokenSigner;
 }
 
 /** Mail delivery (SMTP, SES, local mailbox), transactional mails, tracking, unsubscribe, bounces. */
@@ -88,7 +90,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
       topicArns: list(config.SNS_TOPIC_ARNS),
     }),
   );
-  return { mailer, transports, settings, tracking };
+  return { mailer, transports, settings, tracking, mail, signer };
 }
 
 const list = (s: string | undefined) =>

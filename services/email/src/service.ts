@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
 import { registerAudience } from './audience.ts';
+import { registerCampaigns } from './campaigns/index.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
 import { registerMail } from './mail.ts';
 
-/** Composition root of the email service: the audience (books, contacts, imports) and mail. */
+/** Composition root of the email service: the audience (books, contacts, imports), mail and campaigns. */
 export const emailService = defineService({
   name: 'email',
   envSchema: EmailEnv,
@@ -15,6 +16,7 @@ export const emailService = defineService({
     deps.onShutdown(() => db.$disconnect());
     const ctx = { deps, db };
     await registerAudience(app, ctx);
-    await registerMail(app, ctx);
+    const mail = await registerMail(app, ctx);
+    await registerCampaigns(app, ctx, mail);
   },
 });

@@ -38,7 +38,12 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(opts: { users?: Record<string, string> } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  opts: {
+    users?: Record<string, string> /** Answers each message after this long (a slow server). */;
+    delayMs?: number;
+  } = {},
+): Promise<SmtpSink> {
   const sink: SmtpSink = { port: 0, received: [], rcpt: () => null, close: async () => {} };
   const server = new SMTPServer({
     // Plain SMTP on loopback: no STARTTLS (the client would refuse the sink's self-signed cert).
@@ -72,7 +77,8 @@ export async function startSmtpSink(opts: { users?: Record<string, string> } = {
           },
           user: session.user as string | undefined,
         });
-        cb();
+        if (opts.delayMs) setTimeout(cb, opts.delayMs);
+        else cb();
       });
     },
   });

@@ -12,4 +12,9 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_contacts_inactive_idx',
   'index email_contacts_search_trgm_idx',
   'index email_imports_one_running_key',
+  // campaigns (20261126000000_campaigns)
+  'index email_campaign_recipients_pending_idx',
+  'index email_campaign_recipients_sending_idx',
+  'index email_campaign_sends_due_idx',
+  'index email_campaign_sends_live_idx',
 ]);

@@ -28,6 +28,8 @@ export interface OutgoingMail {
   autoSubmitted?: boolean;
   /** Test mode: marks the mail and says how many recipients the real send would have had. */
   testMode?: { originalRecipients: number };
+  /** An admin's test send of a campaign (the subject says so too). */
+  test?: boolean;
   date?: Date;
 }
 
@@ -46,6 +48,7 @@ export async function composeMime(mail: OutgoingMail): Promise<Buffer> {
   if (mail.testMode) {
     headers['X-Parley-Test-Mode'] = `on; original-recipients=${mail.testMode.originalRecipients}`;
   }
+  if (mail.test) headers['X-Parley-Test'] = 'true';
   const composer = new MailComposer({
     from: mail.from,
     to: mail.to,

@@ -55,6 +55,7 @@ export class Transports {
                 port: spec.port,
                 username: spec.username,
                 password: spec.password,
+                ...(c.CAMPAIGN_SMTP_CONNECTIONS ? { maxConnections: c.CAMPAIGN_SMTP_CONNECTIONS } : {}),
                 ...(c.DKIM_DOMAIN && c.DKIM_SELECTOR && c.DKIM_PRIVATE_KEY
                   ? {
                       dkim: {

@@ -101,5 +101,6 @@ export function classify(err: unknown): SendError {
   if (typeof code === 'number' && code >= 500 && code < 600 && !TEMPORARY_CODES.has(e.code ?? ''))
     // EENVELOPE / RCPT TO: the server refused this recipient; else it refused the message.
     return new SendError(message, true, code, e.code === 'EENVELOPE' || /RCPT/i.test(e.command ?? ''));
-  return new SendError(message, false, code);
+  const connection = ['ECONNECTION', 'EDNS', 'ETLS', 'EAUTH'].includes(e.code ?? '') || e.command === 'CONN';
+  return new SendError(message, false, code, false, connection);
 }

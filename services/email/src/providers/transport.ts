@@ -29,6 +29,11 @@ export class SendError extends Error {
     readonly responseCode?: number,
     /** The refusal is about the recipient (a 5xx to RCPT TO): the address bounced. */
     readonly recipientRefused = false,
+    /**
+     * No connection to the mail server could be made (connect, DNS, TLS or AUTH failed): the
+     * message certainly was not handed over. Campaign sends start a cooling period on these.
+     */
+    readonly connection = false,
   ) {
     super(message);
   }

@@ -1,0 +1,50 @@
+import type { ServiceInstance } from '@parley/kit';
+import type { EmailContext } from '../context.ts';
+import type { MailHandle } from '../mail.ts';
+import { CampaignsRepository } from './repo.ts';
+import { campaignRoutes } from './routes.ts';
+import { CampaignSender } from './sender.ts';
+
+/** What the rest of the service (and tests) may use of campaigns. */
+export interface CampaignsHandle {
+  repo: CampaignsRepository;
+  sender: CampaignSender;
+}
+
+/** Campaigns: CRUD, test sends, launches, the shared sender workers, the scheduler and the reaper. */
+export async function registerCampaigns(
+  app: ServiceInstance,
+  ctx: EmailContext,
+  mail: MailHandle,
+): Promise<CampaignsHandle> {
+  const { deps, db } = ctx;
+  const c = deps.config;
+  const logger = deps.logger.child({ component: 'campaigns' });
+  const repo = new CampaignsRepository(deps.pool);
+  const sender = new CampaignSender({
+    pool: deps.pool,
+    logger,
+    transports: mail.transports,
+    settings: mail.settings,
+    signer: mail.signer,
+    origin: mail.mailer.origin,
+    options: {
+      worker: c.CAMPAIGN_WORKER ?? true,
+      ratePerSecond: c.CAMPAIGN_RATE_PER_SECOND ?? 0,
+      batchSize: c.CAMPAIGN_BATCH_SIZE ?? 200,
+      concurrency: c.CAMPAIGN_CONCURRENCY ?? 20,
+      leaseMs: (c.CAMPAIGN_LEASE_SECONDS ?? 300) * 1000,
+      retryBaseMs: (c.CAMPAIGN_RETRY_BASE_SECONDS ?? 60) * 1000,
+      maxAttempts: c.CAMPAIGN_MAX_ATTEMPTS ?? 4,
+      pollMs: c.CAMPAIGN_POLL_MS ?? 500,
+      tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
+      connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
+    },
+  });
+  await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, sender, mail }));
+  app.addHook('onReady', async () => sender.start());
+  // With the HTTP server (the first phase of a stop): the sender finishes its batch before
+  // the shutdown tasks close the transports.
+  app.addHook('onClose', async () => sender.stop());
+  return { repo, sender };
+}

@@ -1,0 +1,786 @@
+import { hostname } from 'node:os';
+import {
+  CAMPAIGN_MESSAGES,
+  CONNECTION_FAILURE_COOLDOWN_HOURS,
+  MAX_CAMPAIGNS_PER_HOUR,
+} from '@parley/contracts';
+import { enqueueEvent, HttpError, pgExecutor, type ServiceDeps } from '@parley/kit';
+import type pg from 'pg';
+import type { TokenSigner } from '../domain/tokens.ts';
+import type { Transports } from '../providers/index.ts';
+import { SendError } from '../providers/transport.ts';
+import { inTransaction } from '../repo/address-books.repository.ts';
+import { type SettingsCopy, testModeOf } from '../repo/settings-copy.repository.ts';
+import { CampaignComposer } from './compose.ts';
+
+type Logger = ServiceDeps['logger'];
+
+/**
+ * Campaign sends, shared by every replica of the email service (docs/decisions.md, Email):
+ *
+ * - launch: one transaction resolves the recipients set-based (the union of the active contacts
+ *   of the chosen books and the chosen active contacts, one per address, minus the suppression
+ *   list) into email_campaign_recipients, with their tracking rows; the hourly limit and the
+ *   cooling period are checked under a transaction-scoped advisory lock, so two replicas
+ *   launching at once cannot both pass the limit.
+ * - workers: each replica's sender claims a batch of pending rows with FOR UPDATE SKIP LOCKED
+ *   and marks them 'sending' (with a lease) in that same committed statement BEFORE the
+ *   transport sees them; after the transport answers, one statement settles the batch (sent,
+ *   failed, or pending again with a later next_attempt_at for a temporary 4xx refusal).
+ * - the reaper turns 'sending' rows whose lease expired (their worker died) into 'unknown':
+ *   never resent (at most one mail per recipient), shown in the progress and the recipients list.
+ * - completion: the worker (or reaper) that sees no pending or sending row left marks the send
+ *   done and the campaign sent and enqueues `email.campaign.sent` in the same transaction
+ *   (a conditional UPDATE: exactly one wins).
+ * - the scheduler dispatches due scheduled sends (row lock + status change in one transaction:
+ *   exactly one dispatch, whatever the number of replicas).
+ */
+
+export interface SenderOptions {
+  worker: boolean;
+  ratePerSecond: number;
+  batchSize: number;
+  concurrency: number;
+  leaseMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  pollMs: number;
+  tickMs: number;
+  connectionFailures: number;
+}
+
+export interface LaunchRequest {
+  kind: 'send' | 'resend';
+  addressBookIds: number[];
+  contactIds: number[];
+  testRequested: boolean;
+}
+
+export interface LaunchResult {
+  sendId: number;
+  scheduled: boolean;
+  testMode: boolean;
+  recipients: number;
+  originalRecipients: number;
+}
+
+/** A launch lock shared by launches and the scheduler (hourly limit, cooling period). */
+const LAUNCH_LOCK = 0x70a7_1e01;
+const TRACKING_ID_SQL = `rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`;
+
+class Throttle {
+  private next = 0;
+  constructor(private readonly perSecond: number) {}
+  async take(): Promise<void> {
+    if (!this.perSecond) return;
+    const now = performance.now();
+    const at = Math.max(now, this.next);
+    this.next = at + 1000 / this.perSecond;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  }
+}
+
+interface Claimed {
+  id: string;
+  send_id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  tracking_id: string;
+  attempts: number;
+}
+
+interface Outcome {
+  id: string;
+  status: 'sent' | 'failed' | 'pending' | 'unknown';
+  error: string | null;
+  delayMs: number;
+  /** -1: the attempt did not happen (no connection), so it does not count. */
+  attemptAdj: number;
+  trackingId: string;
+}
+
+export class CampaignSender {
+  readonly workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private stopped = false;
+  private loops: Promise<void>[] = [];
+  private wake: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly throttle: Throttle;
+  private readonly composers = new Map<number, Promise<CampaignComposer | null>>();
+  /** Messages this replica handed to the transport (bench and tests). */
+  handed = 0;
+
+  constructor(
+    private readonly deps: {
+      pool: pg.Pool;
+      logger: Logger;
+      transports: Transports;
+      settings: SettingsCopy;
+      signer: TokenSigner;
+      origin: string;
+      options: SenderOptions;
+    },
+  ) {
+    this.throttle = new Throttle(deps.options.ratePerSecond);
+  }
+
+  // ── launching ───────────────────────────────────────────────────────────────
+
+  async launch(campaignId: number, req: LaunchRequest): Promise<LaunchResult> {
+    const testSettings = testModeOf(await this.deps.settings.view());
+    const testMode = testSettings.enabled || req.testRequested;
+    const result = await inTransaction(this.deps.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
+      const { rows } = await client.query<{ status: string; scheduled_at: Date | null }>(
+        `SELECT "status", "scheduled_at" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
+        [campaignId],
+      );
+      const c = rows[0];
+      if (!c) throw new HttpError(404, 'Campaign not found');
+      if (req.kind === 'send' && c.status !== 'draft')
+        throw new HttpError(409, `${CAMPAIGN_MESSAGES.notDraft}: this campaign is ${c.status}`);
+      if (req.kind === 'resend' && c.status !== 'sent' && c.status !== 'cancelled')
+        throw new HttpError(409, `Only sent campaigns can be resent: this campaign is ${c.status}`);
+      await assertNotBlocked(client);
+      const scheduled =
+        req.kind === 'send' && c.scheduled_at !== null && c.scheduled_at.getTime() > Date.now();
+      if (!scheduled && !testMode) await assertUnderHourlyLimit(client);
+      const { rows: sendRows } = await client.query<{ id: number }>(
+        `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "test_mode", "live",
+           "address_book_ids", "contact_ids", "scheduled_at", "started_at")
+         VALUES ($1, $2, $3::"campaign_send_status", $4, $5, $6::int[], $7::bigint[], $8, $9) RETURNING "id"`,
+        [
+          campaignId,
+          req.kind,
+          scheduled ? 'scheduled' : 'sending',
+          testMode,
+          !testMode,
+          req.addressBookIds,
+          req.contactIds,
+          scheduled ? c.scheduled_at : null,
+          scheduled ? null : new Date(),
+        ],
+      );
+      const sendId = sendRows[0]?.id as number;
+      let counts: { total: number; original: number };
+      if (scheduled) {
+        // Resolved at dispatch (contacts may change until then); checked now so the admin hears of it.
+        const original = await countLive(client, req.addressBookIds, req.contactIds);
+        counts = { total: testMode ? testSettings.addresses.length : original, original };
+      } else {
+        counts = await resolveRecipients(client, sendId, campaignId, req, testMode, testSettings.addresses);
+      }
+      if (counts.total === 0)
+        throw testMode && counts.original > 0
+          ? new HttpError(400, `${CAMPAIGN_MESSAGES.noContacts}: ${CAMPAIGN_MESSAGES.noTestAddresses}`)
+          : noContacts(req.kind, testMode);
+      await client.query(
+        `UPDATE "email_campaign_sends" SET "total" = $2, "original_recipients" = $3 WHERE "id" = $1`,
+        [sendId, counts.total, counts.original],
+      );
+      await client.query(
+        `UPDATE "email_campaigns" SET "status" = $2::"campaign_status", "current_send_id" = $1, "updated_at" = now()
+         WHERE "id" = $3`,
+        [sendId, scheduled ? 'scheduled' : 'sending', campaignId],
+      );
+      return {
+        sendId,
+        scheduled,
+        testMode,
+        recipients: counts.total,
+        originalRecipients: counts.original,
+      };
+    });
+    this.kick();
+    return result;
+  }
+
+  /** Dispatches due scheduled sends: each by exactly one replica. Answers how many went. */
+  async dispatchDue(): Promise<number> {
+    let dispatched = 0;
+    for (;;) {
+      const went = await inTransaction(this.deps.pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
+        const { rows } = await client.query<{
+          id: number;
+          campaign_id: number;
+          kind: 'send' | 'resend';
+          test_mode: boolean;
+          address_book_ids: number[];
+          contact_ids: string[];
+        }>(
+          `SELECT "id", "campaign_id", "kind", "test_mode", "address_book_ids", "contact_ids"
+           FROM "email_campaign_sends" WHERE "status" = 'scheduled' AND "scheduled_at" <= now()
+           ORDER BY "scheduled_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        );
+        const s = rows[0];
+        if (!s) return 'none' as const;
+        try {
+          await assertNotBlocked(client);
+          if (!s.test_mode) await assertUnderHourlyLimit(client);
+        } catch (err) {
+          this.deps.logger.warn(
+            { sendId: s.id, campaignId: s.campaign_id, reason: (err as Error).message },
+            'scheduled campaign is due but held back; retried on the next tick',
+          );
+          return 'held' as const;
+        }
+        const test = testModeOf(await this.deps.settings.view());
+        const testMode = s.test_mode || test.enabled;
+        const counts = await resolveRecipients(
+          client,
+          s.id,
+          s.campaign_id,
+          {
+            kind: s.kind,
+            addressBookIds: s.address_book_ids,
+            contactIds: s.contact_ids.map(Number),
+            testRequested: false,
+          },
+          testMode,
+          test.addresses,
+        );
+        if (counts.total === 0) {
+          await client.query(
+            `UPDATE "email_campaign_sends" SET "status" = 'cancelled', "finished_at" = now() WHERE "id" = $1`,
+            [s.id],
+          );
+          await client.query(
+            `UPDATE "email_campaigns" SET "status" = 'draft', "updated_at" = now() WHERE "id" = $1 AND "status" = 'scheduled'`,
+            [s.campaign_id],
+          );
+          this.deps.logger.warn(
+            { campaignId: s.campaign_id },
+            'scheduled campaign had no recipients; back to draft',
+          );
+          return 'went' as const;
+        }
+        await client.query(
+          `UPDATE "email_campaign_sends" SET "status" = 'sending', "started_at" = now(), "test_mode" = $2, "live" = $3,
+             "total" = $4, "original_recipients" = $5 WHERE "id" = $1`,
+          [s.id, testMode, !testMode, counts.total, counts.original],
+        );
+        await client.query(
+          `UPDATE "email_campaigns" SET "status" = 'sending', "current_send_id" = $2, "updated_at" = now()
+           WHERE "id" = $1 AND "status" = 'scheduled'`,
+          [s.campaign_id, s.id],
+        );
+        this.deps.logger.info(
+          { campaignId: s.campaign_id, sendId: s.id, recipients: counts.total, worker: this.workerId },
+          'scheduled campaign dispatched',
+        );
+        return 'went' as const;
+      });
+      if (went !== 'went') break;
+      dispatched++;
+    }
+    if (dispatched) this.kick();
+    return dispatched;
+  }
+
+  // ── pause / resume / cancel ─────────────────────────────────────────────────
+
+  async pause(campaignId: number): Promise<void> {
+    await inTransaction(this.deps.pool, async (client) => {
+      const c = await lockCampaign(client, campaignId);
+      if (c.status !== 'sending')
+        throw new HttpError(409, `Only a sending campaign can be paused: this campaign is ${c.status}`);
+      await client.query(
+        `UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "id" = $1 AND "status" = 'sending'`,
+        [c.current_send_id],
+      );
+      await client.query(
+        `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "id" = $1`,
+        [campaignId],
+      );
+    });
+  }
+
+  async resume(campaignId: number): Promise<void> {
+    await inTransaction(this.deps.pool, async (client) => {
+      const c = await lockCampaign(client, campaignId);
+      if (c.status !== 'paused')
+        throw new HttpError(409, `Only a paused campaign can be resumed: this campaign is ${c.status}`);
+      await assertNotBlocked(client);
+      await client.query(
+        `UPDATE "email_campaign_sends" SET "status" = 'sending' WHERE "id" = $1 AND "status" = 'paused'`,
+        [c.current_send_id],
+      );
+      await client.query(
+        `UPDATE "email_campaigns" SET "status" = 'sending', "updated_at" = now() WHERE "id" = $1`,
+        [campaignId],
+      );
+    });
+    this.kick();
+    // A send whose last rows settled while it was paused completes now.
+    await this.completeFinished();
+  }
+
+  /** Scheduled: back to draft (unscheduled). Sending or paused: cancelled; what went out stays sent. */
+  async cancel(campaignId: number): Promise<void> {
+    await inTransaction(this.deps.pool, async (client) => {
+      const c = await lockCampaign(client, campaignId);
+      if (!['scheduled', 'sending', 'paused'].includes(c.status))
+        throw new HttpError(
+          409,
+          `Only a scheduled, sending or paused campaign can be cancelled: this campaign is ${c.status}`,
+        );
+      await client.query(
+        `UPDATE "email_campaign_sends" s SET "status" = 'cancelled', "finished_at" = now(),
+           "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+         FROM (SELECT count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+                      count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+                      count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+               FROM "email_campaign_recipients" WHERE "send_id" = $1) x
+         WHERE s."id" = $1`,
+        [c.current_send_id],
+      );
+      if (c.status === 'scheduled') {
+        await client.query(
+          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "updated_at" = now() WHERE "id" = $1`,
+          [campaignId],
+        );
+      } else {
+        await client.query(
+          `UPDATE "email_campaigns" c SET "status" = 'cancelled', "updated_at" = now(),
+             "sent_count" = c."sent_count" + s."sent_count", "total_recipients" = c."total_recipients" + s."total"
+           FROM "email_campaign_sends" s WHERE c."id" = $1 AND s."id" = $2`,
+          [campaignId, c.current_send_id],
+        );
+      }
+    });
+  }
+
+  // ── workers ─────────────────────────────────────────────────────────────────
+
+  start(): void {
+    const o = this.deps.options;
+    if (o.worker) this.loops.push(this.workLoop());
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        await this.reap();
+        await this.dispatchDue();
+        await this.completeFinished();
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'campaign scheduler tick failed');
+      }
+      if (!this.stopped) this.timer = setTimeout(tick, o.tickMs);
+    };
+    this.timer = setTimeout(tick, Math.min(o.tickMs, 200));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.wake?.();
+    await Promise.all(this.loops);
+  }
+
+  /** Wakes this replica's sender (a launch or a resume on this replica). */
+  kick(): void {
+    this.wake?.();
+  }
+
+  private async workLoop(): Promise<void> {
+    while (!this.stopped) {
+      let n = 0;
+      try {
+        n = await this.workOnce();
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'campaign batch failed');
+      }
+      if (n === 0 && !this.stopped)
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, this.deps.options.pollMs);
+          function done() {
+            clearTimeout(t);
+            resolve();
+          }
+          this.wake = done;
+        });
+      this.wake = null;
+    }
+  }
+
+  /** Claims one batch, sends it, settles it. Answers how many recipients it took. */
+  async workOnce(): Promise<number> {
+    const o = this.deps.options;
+    // The transport first: if it cannot be had, nothing is claimed.
+    const transport = await this.deps.transports.get();
+    const { rows: batch } = await this.deps.pool.query<Claimed>(
+      `WITH c AS (
+         SELECT r."id" FROM "email_campaign_recipients" r
+         WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
+           AND r."send_id" IN (SELECT "id" FROM "email_campaign_sends" WHERE "status" = 'sending')
+         ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
+       UPDATE "email_campaign_recipients" r
+         SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
+             "lease_until" = now() + $3 * interval '1 millisecond'
+       FROM c WHERE r."id" = c."id"
+       RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts"`,
+      [o.batchSize, this.workerId, o.leaseMs],
+    );
+    if (!batch.length) return 0;
+    // Committed: from here on, a crash leaves these rows 'sending' for the reaper (→ unknown).
+    const outcomes: Outcome[] = [];
+    let connectionFailures = 0;
+    let next = 0;
+    const work = async () => {
+      while (next < batch.length) {
+        const r = batch[next++] as Claimed;
+        const composer = await this.composer(r.send_id);
+        if (!composer) {
+          outcomes.push(outcome(r, 'failed', 'the campaign no longer exists', 0, 0));
+          continue;
+        }
+        let raw: Buffer;
+        try {
+          raw = (
+            await composer.compose(
+              { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company },
+              r.tracking_id,
+            )
+          ).raw;
+        } catch (err) {
+          outcomes.push(outcome(r, 'failed', `could not compose: ${(err as Error).message}`, 0, 0));
+          continue;
+        }
+        await this.throttle.take();
+        try {
+          this.handed++;
+          await transport.send({ from: composer.from.address, to: [r.email] }, raw);
+          outcomes.push(outcome(r, 'sent', null, 0, 0));
+        } catch (err) {
+          const e = err instanceof SendError ? err : new SendError((err as Error).message, false);
+          if (e.connection) {
+            // Never handed over: back to pending, the attempt does not count.
+            connectionFailures++;
+            outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs, -1));
+          } else if (e.permanent) {
+            outcomes.push(outcome(r, 'failed', e.message, 0, 0));
+          } else if (e.responseCode !== undefined && e.responseCode >= 400 && e.responseCode < 500) {
+            // A temporary refusal: the server did not take it; retry later, a few times.
+            if (r.attempts < o.maxAttempts)
+              outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs * 2 ** (r.attempts - 1), 0));
+            else outcomes.push(outcome(r, 'failed', `${e.message} (after ${r.attempts} attempts)`, 0, 0));
+          } else {
+            // No answer we can read (the connection dropped mid-message): it may have gone out.
+            outcomes.push(outcome(r, 'unknown', `outcome unknown: ${e.message}`, 0, 0));
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(o.concurrency, batch.length) }, work));
+    await this.settle(outcomes);
+    if (connectionFailures >= Math.min(o.connectionFailures, batch.length))
+      await this.block(
+        `connection failure: ${outcomes.find((x) => x.status === 'pending')?.error ?? 'no connection'}`,
+      );
+    await this.completeFinished([...new Set(batch.map((b) => b.send_id))]);
+    return batch.length;
+  }
+
+  private composer(sendId: number): Promise<CampaignComposer | null> {
+    let c = this.composers.get(sendId);
+    if (!c) {
+      c = (async () => {
+        const { rows } = await this.deps.pool.query<{
+          subject: string;
+          from_name: string;
+          from_email: string;
+          html_content: string;
+          text_content: string | null;
+          test_mode: boolean;
+          original_recipients: number;
+        }>(
+          `SELECT c."subject", c."from_name", c."from_email", c."html_content", c."text_content",
+                  s."test_mode", s."original_recipients"
+           FROM "email_campaign_sends" s JOIN "email_campaigns" c ON c."id" = s."campaign_id" WHERE s."id" = $1`,
+          [sendId],
+        );
+        const r = rows[0];
+        if (!r) return null;
+        return new CampaignComposer(
+          {
+            subject: r.subject,
+            fromName: r.from_name,
+            fromEmail: r.from_email,
+            htmlContent: r.html_content,
+            textContent: r.text_content,
+          },
+          {
+            origin: this.deps.origin,
+            signer: this.deps.signer,
+            ...(r.test_mode ? { testMode: { originalRecipients: r.original_recipients } } : {}),
+          },
+        );
+      })();
+      c.catch(() => this.composers.delete(sendId));
+      this.composers.set(sendId, c);
+      if (this.composers.size > 100) this.composers.delete(this.composers.keys().next().value as number);
+    }
+    return c;
+  }
+
+  /** One statement settles the batch; tracking rows follow in the same transaction. */
+  private async settle(outcomes: Outcome[]): Promise<void> {
+    if (!outcomes.length) return;
+    await inTransaction(this.deps.pool, async (client) => {
+      await client.query(
+        `UPDATE "email_campaign_recipients" r SET
+           "status" = v.status::"mail_status", "last_error" = v.err,
+           "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
+           "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
+           "attempts" = r."attempts" + v.adj, "lease_until" = NULL
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj)
+         WHERE r."id" = v.id AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')`,
+        [
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.status),
+          outcomes.map((o) => o.error?.slice(0, 500) ?? null),
+          outcomes.map((o) => o.delayMs),
+          outcomes.map((o) => o.attemptAdj),
+          this.workerId,
+        ],
+      );
+      const done = outcomes.filter((o) => o.status !== 'pending');
+      if (done.length)
+        await client.query(
+          `UPDATE "email_tracking" t SET "status" = v.status, "error_message" = v.err,
+             "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE t."sent_at" END, "updated_at" = now()
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS v(tid, status, err) WHERE t."tracking_id" = v.tid`,
+          [
+            done.map((o) => o.trackingId),
+            done.map((o) => o.status),
+            done.map((o) => o.error?.slice(0, 500) ?? null),
+          ],
+        );
+    });
+  }
+
+  /** The cooling period: no campaign goes out for 24 hours; sending campaigns are paused. */
+  private async block(reason: string): Promise<void> {
+    await inTransaction(this.deps.pool, async (client) => {
+      await client.query(
+        `INSERT INTO "email_send_blocks" ("reason", "blocked_until")
+         SELECT $1, now() + $2 * interval '1 hour'
+         WHERE NOT EXISTS (SELECT 1 FROM "email_send_blocks" WHERE "blocked_until" > now())`,
+        [reason.slice(0, 500), CONNECTION_FAILURE_COOLDOWN_HOURS],
+      );
+      await client.query(`UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "status" = 'sending'`);
+      await client.query(
+        `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "status" = 'sending'`,
+      );
+    });
+    this.deps.logger.error(
+      { reason, hours: CONNECTION_FAILURE_COOLDOWN_HOURS },
+      'mail server unreachable: campaign sending blocked for the cooling period; sending campaigns paused',
+    );
+  }
+
+  /** Rows whose worker died mid-send: unknown, never resent. Answers how many. */
+  async reap(): Promise<number> {
+    const { rows } = await this.deps.pool.query<{ tracking_id: string }>(
+      `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
+         "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
+       WHERE "status" = 'sending' AND "lease_until" < now() RETURNING "tracking_id"`,
+    );
+    if (rows.length) {
+      await this.deps.pool.query(
+        `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
+        [rows.map((r) => r.tracking_id)],
+      );
+      this.deps.logger.warn(
+        { count: rows.length },
+        'campaign recipients with an expired lease marked unknown',
+      );
+    }
+    return rows.length;
+  }
+
+  /**
+   * Sends with nothing pending or sending left: done, the campaign sent, `email.campaign.sent`
+   * enqueued, in one transaction. The conditional UPDATE lets exactly one caller win.
+   */
+  async completeFinished(sendIds?: number[]): Promise<number> {
+    const { rows: candidates } = await this.deps.pool.query<{ id: number }>(
+      `SELECT s."id" FROM "email_campaign_sends" s
+       WHERE s."status" = 'sending' ${sendIds ? 'AND s."id" = ANY($1::int[])' : ''}
+         AND NOT EXISTS (SELECT 1 FROM "email_campaign_recipients" r
+                         WHERE r."send_id" = s."id" AND r."status" IN ('pending', 'sending'))`,
+      sendIds ? [sendIds] : [],
+    );
+    let completed = 0;
+    for (const { id } of candidates) {
+      const won = await inTransaction(this.deps.pool, async (client) => {
+        const { rows } = await client.query<{
+          campaign_id: number;
+          total: number;
+          test_mode: boolean;
+          sent: number;
+          failed: number;
+          unknown: number;
+          finished_at: Date;
+        }>(
+          `UPDATE "email_campaign_sends" s SET "status" = 'done', "finished_at" = now(),
+             "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+           FROM (SELECT count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+                        count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+                        count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+                 FROM "email_campaign_recipients" WHERE "send_id" = $1) x
+           WHERE s."id" = $1 AND s."status" = 'sending'
+             AND NOT EXISTS (SELECT 1 FROM "email_campaign_recipients" r
+                             WHERE r."send_id" = $1 AND r."status" IN ('pending', 'sending'))
+           RETURNING s."campaign_id", s."total", s."test_mode", x.sent, x.failed, x.unknown, s."finished_at"`,
+          [id],
+        );
+        const s = rows[0];
+        if (!s) return false;
+        const { rows: camp } = await client.query<{ name: string }>(
+          `UPDATE "email_campaigns" SET "status" = 'sent', "sent_at" = $2, "updated_at" = now(),
+             "sent_count" = "sent_count" + $3, "total_recipients" = "total_recipients" + $4
+           WHERE "id" = $1 RETURNING "name"`,
+          [s.campaign_id, s.finished_at, s.sent, s.total],
+        );
+        await enqueueEvent(pgExecutor(client), 'email.campaign.sent', {
+          campaignId: String(s.campaign_id),
+          name: camp[0]?.name ?? '',
+          recipients: s.total,
+          sent: s.sent,
+          failed: s.failed + s.unknown,
+          test: s.test_mode,
+          sentAt: s.finished_at.toISOString(),
+        });
+        this.deps.logger.info(
+          { campaignId: s.campaign_id, sendId: id, sent: s.sent, failed: s.failed, unknown: s.unknown },
+          'campaign send finished',
+        );
+        return true;
+      });
+      if (won) {
+        completed++;
+        this.composers.delete(id);
+      }
+    }
+    return completed;
+  }
+}
+
+function outcome(
+  r: Claimed,
+  status: Outcome['status'],
+  error: string | null,
+  delayMs: number,
+  attemptAdj: number,
+): Outcome {
+  return { id: r.id, status, error, delayMs, attemptAdj, trackingId: r.tracking_id };
+}
+
+async function lockCampaign(client: pg.PoolClient, id: number) {
+  const { rows } = await client.query<{ status: string; current_send_id: number | null }>(
+    `SELECT "status", "current_send_id" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
+    [id],
+  );
+  if (!rows[0]) throw new HttpError(404, 'Campaign not found');
+  return rows[0];
+}
+
+async function assertNotBlocked(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ until: Date }>(
+    `SELECT max("blocked_until") AS until FROM "email_send_blocks" WHERE "blocked_until" > now()`,
+  );
+  const until = rows[0]?.until;
+  if (until)
+    throw new HttpError(429, `${CAMPAIGN_MESSAGES.blocked} (until ${until.toISOString()})`, {
+      'retry-after': String(Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000))),
+    });
+}
+
+async function assertUnderHourlyLimit(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ n: number; first: Date | null }>(
+    `SELECT count(*)::int AS n, min("started_at") AS first FROM "email_campaign_sends"
+     WHERE "live" AND "started_at" > now() - interval '1 hour'`,
+  );
+  const r = rows[0];
+  if (r && r.n >= MAX_CAMPAIGNS_PER_HOUR) {
+    const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
+    throw new HttpError(
+      429,
+      `${CAMPAIGN_MESSAGES.frequency}: try again in ${Math.ceil(wait / 60)} minute(s)`,
+      { 'retry-after': String(wait) },
+    );
+  }
+}
+
+function noContacts(kind: 'send' | 'resend', testMode: boolean): HttpError {
+  const detail =
+    kind === 'resend'
+      ? CAMPAIGN_MESSAGES.noContactsResend
+      : testMode
+        ? CAMPAIGN_MESSAGES.noContactsTest
+        : CAMPAIGN_MESSAGES.noContactsLive;
+  return new HttpError(400, `${CAMPAIGN_MESSAGES.noContacts}: ${detail}`);
+}
+
+/** The live recipients, set-based: active contacts of the books ∪ chosen active contacts, per address, less suppressions. */
+const LIVE_SQL = `
+  SELECT DISTINCT ON (u."email_key") u."id", u."email", u."email_key", u."first_name", u."last_name", u."company"
+  FROM (
+    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
+    FROM "email_contacts" c WHERE c."address_book_id" = ANY($1::int[]) AND c."status" = 'active'
+    UNION ALL
+    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
+    FROM "email_contacts" c WHERE c."id" = ANY($2::bigint[]) AND c."status" = 'active'
+  ) u
+  WHERE NOT EXISTS (SELECT 1 FROM "email_suppressions" s WHERE s."address" = u."email_key")
+  ORDER BY u."email_key", u."id"`;
+
+async function countLive(client: pg.PoolClient, books: number[], contacts: number[]): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${LIVE_SQL}) l`, [
+    books,
+    contacts,
+  ]);
+  return rows[0]?.n ?? 0;
+}
+
+async function resolveRecipients(
+  client: pg.PoolClient,
+  sendId: number,
+  campaignId: number,
+  req: LaunchRequest,
+  testMode: boolean,
+  testAddresses: string[],
+): Promise<{ total: number; original: number }> {
+  let total: number;
+  let original: number;
+  if (testMode) {
+    original = await countLive(client, req.addressBookIds, req.contactIds);
+    const res = await client.query(
+      `INSERT INTO "email_campaign_recipients" ("send_id", "email", "email_key", "tracking_id")
+       SELECT $1, a, lower(a), ${TRACKING_ID_SQL} FROM unnest($2::text[]) AS a
+       ON CONFLICT ("send_id", "email_key") DO NOTHING`,
+      [sendId, original > 0 ? testAddresses : []],
+    );
+    total = res.rowCount ?? 0;
+  } else {
+    const res = await client.query(
+      `INSERT INTO "email_campaign_recipients"
+         ("send_id", "contact_id", "email", "email_key", "first_name", "last_name", "company", "tracking_id")
+       SELECT $3, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
+       FROM (${LIVE_SQL}) l ORDER BY l."id"`,
+      [req.addressBookIds, req.contactIds, sendId],
+    );
+    total = res.rowCount ?? 0;
+    original = total;
+  }
+  if (total > 0)
+    await client.query(
+      `INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "email")
+       SELECT "tracking_id", $2, "contact_id"::text, "email_key" FROM "email_campaign_recipients" WHERE "send_id" = $1`,
+      [sendId, String(campaignId)],
+    );
+  return { total, original };
+}
