@@ -281,10 +281,13 @@ export async function buildGateway(
 
   // The web app: hashed assets cached forever, index.html revalidated on every visit.
   const webDist = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+  /** The developer test login screens, off in production (ADMIN_TEST_LOGINS). */
+  const TEST_LOGIN_PATHS = new Set(['/admin/simple', '/admin/test']);
   const hasWeb = existsSync(`${webDist}/index.html`);
   const documents = new WebDocuments(webDist);
   const blogBase = upstreamsOf(config).blog;
   const lookupPost = blogBase ? blogPostLookup(blogBase, logger) : undefined;
+  const testLoginsOn = config.ADMIN_TEST_LOGINS ?? config.NODE_ENV !== 'production';
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.originalUrl.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api' || request.url === BLOCKED_URL) {
@@ -310,6 +313,11 @@ export async function buildGateway(
       const page = postDocument(html, await lookupPost(slug), siteOrigin);
       html = page.html;
       reply.code(page.status);
+    }
+    if (!testLoginsOn && TEST_LOGIN_PATHS.has(path)) {
+      // The app shows its 404 page where it finds this tag (admin/pages/test-login.tsx).
+      html = html.replace('</head>', '    <meta name="parley-test-logins" content="off" />\n  </head>');
+      reply.code(404);
     }
     if (config.GA_MEASUREMENT_ID) {
       // The app reads its analytics id from this tag.
@@ -845,6 +853,9 @@ export async function buildGateway(
         pageTitle: 'Parley API',
         withDefaultFonts: false,
         telemetry: false,
+        // Nothing that calls Scalar's own services (the page's CSP would refuse them anyway).
+        showDeveloperTools: 'never',
+        agent: { disabled: true },
       },
     });
   });

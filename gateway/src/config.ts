@@ -60,6 +60,12 @@ export const GatewayEnv = Type.Object({
    * (default) = signed-in admins only; true = anyone (docs/decisions.md, Gateway).
    */
   API_DOCS_PUBLIC: Type.Optional(Type.Boolean()),
+  /**
+   * The developer test login screens (/admin/simple, /admin/test): on by default, off by
+   * default when NODE_ENV=production (the images, the chart, kustomize and compose); off, the
+   * gateway answers them 404 (docs/decisions.md, Admin).
+   */
+  ADMIN_TEST_LOGINS: Type.Optional(Type.Boolean()),
   /** How long the gateway waits for a service's own /openapi.json (default 2 s). */
   OPENAPI_FETCH_TIMEOUT_SECONDS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60 })),
 });

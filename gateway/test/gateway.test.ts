@@ -854,6 +854,42 @@ describe('gateway analytics configuration', () => {
   });
 });
 
+describe('developer test login screens', () => {
+  async function get(config: { ADMIN_TEST_LOGINS?: boolean; NODE_ENV?: 'production' }, url: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-web-'));
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><html><head><title>Parley</title></head><body></body></html>',
+    );
+    const app = await buildGateway(
+      { INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'), WEB_DIST_DIR: dir, ...config },
+      { logger: createLogger('gateway-test', 'silent') },
+    );
+    try {
+      return await app.inject({ method: 'GET', url });
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('are served in development, and answer 404 (marked for the app) in production', async () => {
+    for (const url of ['/admin/simple', '/admin/test']) {
+      const dev = await get({}, url);
+      expect(dev.statusCode).toBe(200);
+      expect(dev.body).not.toContain('parley-test-logins');
+      const prod = await get({ NODE_ENV: 'production' }, url);
+      expect(prod.statusCode).toBe(404);
+      expect(prod.body).toContain('<meta name="parley-test-logins" content="off" />');
+      // The flag wins both ways.
+      expect((await get({ NODE_ENV: 'production', ADMIN_TEST_LOGINS: true }, url)).statusCode).toBe(200);
+      expect((await get({ ADMIN_TEST_LOGINS: false }, url)).statusCode).toBe(404);
+    }
+    // Other admin screens are not touched.
+    expect((await get({ NODE_ENV: 'production' }, '/admin/login')).statusCode).toBe(200);
+  });
+});
+
 describe('prerendered pages', () => {
   const shell =
     '<!doctype html><html><head><title>Parley</title></head><body><div id="root"></div></body></html>';

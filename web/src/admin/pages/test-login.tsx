@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Loader2, LogIn, ShieldQuestion } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import NotFoundPage from '../../pages/not-found.tsx';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
 import { AuthCard } from '../components/auth-card.tsx';
 import { validateLogin } from '../components/login-form.tsx';
@@ -178,10 +179,21 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
   );
 }
 
+/**
+ * Off in production (ADMIN_TEST_LOGINS, docs/decisions.md): the gateway then answers these
+ * paths 404 and marks the page, and the app shows its 404 page here too.
+ */
+function testLoginsOff(): boolean {
+  return (
+    typeof document !== 'undefined' &&
+    document.querySelector('meta[name="parley-test-logins"]')?.getAttribute('content') === 'off'
+  );
+}
+
 export function SimpleLoginPage() {
-  return <TestLogin variant="simple" />;
+  return testLoginsOff() ? <NotFoundPage /> : <TestLogin variant="simple" />;
 }
 
 export function TestLoginPage() {
-  return <TestLogin variant="test" />;
+  return testLoginsOff() ? <NotFoundPage /> : <TestLogin variant="test" />;
 }
