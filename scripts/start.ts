@@ -215,6 +215,9 @@ async function main() {
     ...upstreams,
     PUBLIC_ORIGIN: publicOrigin,
     INTERNAL_AUTH_SECRET: secret,
+    // A free port unless one is asked for: two local platforms (or a test beside one) must not
+    // fight over 9464, the chart's port. The gateway logs where metrics are.
+    METRICS_PORT: process.env.METRICS_PORT ?? '0',
   });
   const gateway = await buildGateway(gatewayConfig);
   cleanups.push({ name: 'gateway', stop: () => gateway.close() });

@@ -337,7 +337,7 @@ describe('Helm chart charts/parley', () => {
     }
     const noGateway = helmTemplate(['-f', PROD_VALUES, '--set', 'services.gateway.enabled=false']);
     expect(noGateway.objects.filter((o) => o.metadata.name.includes('gateway'))).toEqual([]);
-  });
+  }, 240_000); // one helm render per service: slow on a loaded 2-core machine
 
   it('adding a service is one values block', () => {
     const booking = helmTemplate(['--show-only', 'templates/deployment.yaml']).objects; // sanity: renders alone

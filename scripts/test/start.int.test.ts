@@ -92,7 +92,11 @@ describe('pnpm start', () => {
       for (const service of ['identity', 'booking', 'blog', 'voice', 'settings', 'email']) {
         expect(output).toContain(`${service} service stopped`);
       }
-      expect(output).not.toContain('still stopping');
+      // No service waited out its grace period (for connections left open by the gateway, say).
+      // PostgreSQL's own shutdown checkpoint may take seconds on a loaded machine: its 'still
+      // stopping' progress line is allowed; the 20 s bound above catches a hang.
+      expect(output).not.toMatch(/overran its grace period/);
+      expect(output.match(/still stopping (?!postgresql)\S+/g) ?? []).toEqual([]);
       expect(output).not.toMatch(/"level":50/);
       const deadline = Date.now() + 5000;
       while (alive(postgresPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

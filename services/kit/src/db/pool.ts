@@ -9,8 +9,12 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
     connectionTimeoutMillis: 5_000,
     application_name: 'parley',
   });
-  // An idle client losing its connection (e.g. database restart) must not crash the process.
+  // A client losing its connection (a database restart, or Ctrl-C reaching the embedded
+  // PostgreSQL before the services stop) must not crash the process: idle clients report to
+  // the pool; a checked-out client between two queries reports to itself, so every client
+  // gets a listener too. The next query on it fails, and the pool drops it when released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
