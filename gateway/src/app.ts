@@ -525,7 +525,7 @@ export async function buildGateway(
       return undefined;
     }
     if (session.mustChangePassword && !route.entry.allowPendingPasswordChange) {
-      refuse(reply, 403, 'Forbidden', 'Please change your password to continue.');
+      refuse(reply, 403, 'Password Change Required', 'Please change your password to continue.');
       return undefined;
     }
     return assertionFor(session);
@@ -804,7 +804,7 @@ export async function buildGateway(
   const serviceDocs = new ServiceDocuments(
     upstreamsOf(config),
     logger,
-    Math.round((config.OPENAPI_FETCH_TIMEOUT_SECONDS ?? 2) * 1000),
+    Math.round((config.OPENAPI_FETCH_TIMEOUT_SECONDS ?? 5) * 1000),
   );
   let merged: { inputs: unknown[]; doc: OpenApiDocument } | undefined;
   async function apiDescription(): Promise<OpenApiDocument> {
@@ -827,7 +827,7 @@ export async function buildGateway(
       return reply;
     }
     if (session.mustChangePassword) {
-      refuse(reply, 403, 'Forbidden', 'Please change your password to continue.');
+      refuse(reply, 403, 'Password Change Required', 'Please change your password to continue.');
       return reply;
     }
   }

@@ -3,14 +3,46 @@ import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 /**
  * The data layer shared by every screen (spec §7 "Shared conventions"):
  * every request carries credentials, bodies are JSON, every read is a GET to the path
- * held in the query key, and any non-OK response throws `Error("{status}: {body}")`.
+ * held in the query key, and any non-OK response throws an {@link ApiError}.
  */
 
-/** Throws `Error("{status}: {body text or statusText}")` for a non-OK response (spec §8). */
-async function throwIfResNotOk(res: Response): Promise<void> {
-  if (res.ok) return;
+/**
+ * A non-OK answer: its status, and its body (the parsed `{ error, message }` JSON when it is
+ * JSON, else the text). The message stays the spec's `"{status}: {body}"` (spec §8).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly text: string,
+  ) {
+    super(`${status}: ${text}`);
+    this.name = 'ApiError';
+  }
+
+  /** The `error` category of a JSON error body (e.g. 'Password Change Required'). */
+  get category(): string | undefined {
+    const error = (this.body as { error?: unknown } | null)?.error;
+    return typeof error === 'string' ? error : undefined;
+  }
+}
+
+/** The ApiError of a non-OK response (reads its body). */
+export async function apiErrorOf(res: Response): Promise<ApiError> {
   const text = (await res.text().catch(() => '')) || res.statusText;
-  throw new Error(`${res.status}: ${text}`);
+  let body: unknown = text;
+  if (text.trimStart().startsWith('{')) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON after all: the text is the body
+    }
+  }
+  return new ApiError(res.status, body, text);
+}
+
+async function throwIfResNotOk(res: Response): Promise<void> {
+  if (!res.ok) throw await apiErrorOf(res);
 }
 
 /** Sends a request with an optional JSON body and credentials; throws on a non-OK response. */
@@ -66,36 +98,26 @@ export function createQueryClient(opts: { server?: boolean } = {}): QueryClient 
 export const queryClient = createQueryClient();
 
 /**
- * The human part of an error thrown by the data layer, for toasts: the `message` of a
- * `{ error, message }` JSON body after "{status}: " when present, else the body text.
- * Returns `undefined` when there is nothing better than the caller's own fallback.
+ * The human part of an error, for toasts: an ApiError's JSON `message` (or `error`), or its
+ * text when that is readable; another error's message. `undefined` when there is nothing
+ * better than the caller's own fallback (an HTML error page, an empty reason).
  */
 export function errorMessage(err: unknown): string | undefined {
-  if (!(err instanceof Error) || !err.message) return undefined;
-  const m = /^(\d{3}): ([\s\S]*)$/.exec(err.message);
-  if (!m) return err.message;
-  const rest = (m[2] ?? '').trim();
-  if (rest.startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(rest);
-      if (parsed && typeof parsed === 'object') {
-        const { message, error } = parsed as { message?: unknown; error?: unknown };
-        if (typeof message === 'string' && message) return message;
-        if (typeof error === 'string' && error) return error;
-      }
+  if (err instanceof ApiError) {
+    const { body } = err;
+    if (body && typeof body === 'object') {
+      const { message, error } = body as { message?: unknown; error?: unknown };
+      if (typeof message === 'string' && message) return message;
+      if (typeof error === 'string' && error) return error;
       return undefined;
-    } catch {
-      // not JSON after all: fall through to the raw text
     }
+    const text = err.text.trim();
+    return !text || text.startsWith('<') ? undefined : text;
   }
-  // An HTML error page or an empty reason is no use to a visitor.
-  if (!rest || rest.startsWith('<')) return undefined;
-  return rest;
+  return err instanceof Error && err.message ? err.message : undefined;
 }
 
 /** The HTTP status of an error thrown by the data layer, if it carries one. */
 export function errorStatus(err: unknown): number | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const m = /^(\d{3}): /.exec(err.message);
-  return m ? Number(m[1]) : undefined;
+  return err instanceof ApiError ? err.status : undefined;
 }

@@ -1,6 +1,6 @@
 import type { LoginResponse, Me } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { errorMessage, errorStatus, getQueryFn } from '../../lib/api.ts';
+import { ApiError, apiErrorOf, errorMessage, errorStatus, getQueryFn } from '../../lib/api.ts';
 
 /**
  * The admin side of the data layer. Reads go through the shared default query function
@@ -15,7 +15,8 @@ export const BOOKINGS_PATH = '/api/bookings';
 export const CONTACT_REQUESTS_PATH = '/api/contact-requests';
 
 /** The gateway's answer to every admin call (but me, logout, change-password) until then. */
-export const MUST_CHANGE_PASSWORD_MESSAGE = 'Please change your password to continue.';
+/** The `error` category of the gateway's 403 for an admin who must change the password. */
+export const PASSWORD_CHANGE_REQUIRED = 'Password Change Required';
 
 /** The current admin, or null when signed out (401). Never retried, never refetched on its own. */
 export const meQuery = {
@@ -24,7 +25,7 @@ export const meQuery = {
   retry: false,
 } as const;
 
-/** Sends a JSON request (or a marked body-less one) with credentials; throws `Error("{status}: {body}")`. */
+/** Sends a JSON request (or a marked body-less one) with credentials; throws an ApiError. */
 export async function adminRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'X-Requested-With': 'parley' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -34,10 +35,7 @@ export async function adminRequest<T>(method: string, url: string, body?: unknow
     body: body !== undefined ? JSON.stringify(body) : undefined,
     credentials: 'include',
   });
-  if (!res.ok) {
-    const text = (await res.text().catch(() => '')) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
-  }
+  if (!res.ok) throw await apiErrorOf(res);
   const type = res.headers.get('content-type') ?? '';
   return (type.includes('json') ? await res.json() : undefined) as T;
 }
@@ -65,8 +63,9 @@ export async function resetSessionCache(queryClient: QueryClient): Promise<void>
 export const messageOr = (err: unknown, fallback: string) => errorMessage(err) ?? fallback;
 
 export const isUnauthorized = (err: unknown) => errorStatus(err) === 401;
+/** The gateway's refusal of an admin who must change the password first (by its category, not its wording). */
 export const isPasswordChangeRequired = (err: unknown) =>
-  errorStatus(err) === 403 && errorMessage(err) === MUST_CHANGE_PASSWORD_MESSAGE;
+  err instanceof ApiError && err.status === 403 && err.category === PASSWORD_CHANGE_REQUIRED;
 
 /**
  * The gateway reuses a session resolution for up to 3 s, so right after a password change

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Loader2, LogIn, ShieldQuestion } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { apiErrorOf } from '../../lib/api.ts';
 import NotFoundPage from '../../pages/not-found.tsx';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
 import { AuthCard } from '../components/auth-card.tsx';
@@ -82,7 +83,7 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
         setError('No active session');
         return;
       }
-      if (!res.ok) throw new Error(`${res.status}: ${(await res.text().catch(() => '')) || res.statusText}`);
+      if (!res.ok) throw await apiErrorOf(res);
       const me = (await res.json()) as Me;
       note(`GET /api/admin/me → 200 ${JSON.stringify(me)}`);
       setWho({ name: `${me.firstName} ${me.lastName}`, role: ROLE_LABELS[me.role], signedIn: false });

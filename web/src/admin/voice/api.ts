@@ -16,6 +16,7 @@ import {
   SPEECH_ENGINES,
 } from '@parley/contracts/voice';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiErrorOf } from '../../lib/api.ts';
 import { adminQueryRetry, adminRequest } from '../lib/api.ts';
 
 /**
@@ -84,10 +85,7 @@ export async function synthesize(body: TestSynthesisBody): Promise<Synthesis> {
     headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'parley' },
     body: JSON.stringify(body),
   });
-  if (!res.ok) {
-    const text = (await res.text().catch(() => '')) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
-  }
+  if (!res.ok) throw await apiErrorOf(res);
   const engine = res.headers.get(SPEECH_ENGINE_HEADER);
   return {
     audio: await res.blob(),
