@@ -1,6 +1,6 @@
 import { createLogger, type RunningService, startService } from '@parley/kit';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { headersOf } from '../src/domain/mime.ts';
 import { emailService } from '../src/service.ts';
 import { type EmailUnderTest, type SmtpSink, startEmail, startSmtpSink } from './mail-peers.ts';
@@ -108,6 +108,11 @@ beforeAll(async () => {
     'settings copy',
   );
 }, 60_000);
+
+// Assertions live 60 s: a fresh one per test.
+beforeEach(async () => {
+  admin = await t.admin();
+});
 
 afterAll(async () => {
   for (const s of extra) await s.stop();
@@ -291,6 +296,51 @@ describe('sending', () => {
     expect(re.json.recipients).toBe(1);
     await until(async () => receivedFor('Union for').length === 6, 10_000, 'resend');
     await waitStatus(c.id, 'sent');
+  });
+
+  it('retries temporary (4xx) refusals with backoff, never permanent (5xx) ones', async () => {
+    await forgetHourlyWindow();
+    const b = await book('Refusals');
+    await contact(b, 'later@refuse.example');
+    await contact(b, 'never@refuse.example');
+    await contact(b, 'fine@refuse.example');
+    const tries = new Map<string, number>();
+    smtp.rcpt = (address) => {
+      tries.set(address, (tries.get(address) ?? 0) + 1);
+      if (address === 'later@refuse.example' && (tries.get(address) ?? 0) <= 2)
+        return { code: 451, message: 'Try again later' };
+      if (address === 'never@refuse.example') return { code: 550, message: 'No such user' };
+      return null;
+    };
+    try {
+      const c = await create({
+        name: 'Refusals',
+        subject: 'Refusals {{firstName}}',
+        targetAddressBooks: [b],
+      });
+      const r = await t.call('POST', `/api/admin/email/campaigns/${c.id}/send`, { confirmSend: true }, admin);
+      expect(r.status, r.text).toBe(200);
+      const done = await waitStatus(c.id, 'sent');
+      expect(done.progress).toMatchObject({ total: 3, sent: 2, failed: 1, unknown: 0 });
+      expect(tries.get('later@refuse.example')).toBe(3);
+      expect(tries.get('never@refuse.example')).toBe(1);
+      expect(
+        receivedFor('Refusals')
+          .map((m) => m.envelope.to[0])
+          .sort(),
+      ).toEqual(['fine@refuse.example', 'later@refuse.example']);
+      const failed = await t.call(
+        'GET',
+        `/api/admin/email/campaigns/${c.id}/recipients?status=failed`,
+        undefined,
+        admin,
+      );
+      expect(failed.json.items).toEqual([
+        expect.objectContaining({ email: 'never@refuse.example', attempts: 1 }),
+      ]);
+    } finally {
+      smtp.rcpt = () => null;
+    }
   });
 
   it('answers No contacts selected when nobody is left', async () => {
