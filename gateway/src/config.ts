@@ -66,7 +66,7 @@ export const GatewayEnv = Type.Object({
    * gateway answers them 404 (docs/decisions.md, Admin).
    */
   ADMIN_TEST_LOGINS: Type.Optional(Type.Boolean()),
-  /** How long the gateway waits for a service's own /openapi.json (default 2 s). */
+  /** How long the gateway waits for a service's own /openapi.json (default 5 s). */
   OPENAPI_FETCH_TIMEOUT_SECONDS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60 })),
 });
 

@@ -344,7 +344,7 @@ export class ServiceDocuments {
   constructor(
     private readonly upstreams: Partial<Record<ServiceName, string>>,
     private readonly logger: Logger,
-    private readonly timeoutMs = 2000,
+    private readonly timeoutMs = 5000,
     private readonly ttlMs = 60_000,
     private readonly retryMs = 5000,
   ) {}
