@@ -68,6 +68,8 @@ export const deleteCampaign = (id: number) => adminRequest<DeletedResponse>('DEL
 export const duplicateCampaign = (id: number) =>
   adminRequest<Campaign>('POST', `${campaignPath(id)}/duplicate`, {});
 export const pauseCampaign = (id: number) => adminRequest<Campaign>('POST', `${campaignPath(id)}/pause`, {});
+export const cancelCampaign = (id: number) =>
+  adminRequest<Campaign>('POST', `${campaignPath(id)}/cancel`, {});
 export const resumeCampaign = (id: number) =>
   adminRequest<Campaign>('POST', `${campaignPath(id)}/resume`, {});
 export const sendCampaign = (id: number, body: SendCampaignBody) =>

@@ -1,6 +1,6 @@
 import type { Campaign } from '@parley/contracts';
 import clsx from 'clsx';
-import { Copy, Eye, FlaskConical, Pencil, Repeat, Rocket, Trash2 } from 'lucide-react';
+import { Ban, Copy, Eye, FlaskConical, Pencil, Repeat, Rocket, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
 import { formatShortDateTime } from '../../lib/bookings.ts';
@@ -8,12 +8,21 @@ import { formatCount } from '../audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';
 
-export type CampaignAction = 'preview' | 'duplicate' | 'resend' | 'test' | 'launch' | 'edit' | 'delete';
+export type CampaignAction =
+  | 'preview'
+  | 'duplicate'
+  | 'resend'
+  | 'test'
+  | 'launch'
+  | 'edit'
+  | 'delete'
+  | 'cancel';
 
 /**
  * One campaign (email marketing §2): name, status, subject, from, schedule, recipients, sent,
  * opens, clicks and open rate; live progress while it sends. Every campaign can be previewed
- * and duplicated; a sent one resent; only a draft tested, launched, edited or deleted.
+ * and duplicated; a sent one resent; a scheduled, sending or paused one cancelled; only a
+ * draft tested, launched, edited or deleted.
  */
 export function CampaignCard({
   campaign: c,
@@ -49,7 +58,7 @@ export function CampaignCard({
       <p className="mt-1 text-sm break-words text-slate-300" data-testid="campaign-subject">
         {c.subject}
       </p>
-      <p className="mt-0.5 text-xs break-all text-slate-500">
+      <p className="mt-0.5 text-xs break-all text-slate-400">
         From {c.fromName} &lt;{c.fromEmail}&gt;
       </p>
       {c.scheduledAt ? (
@@ -66,12 +75,16 @@ export function CampaignCard({
         <Stat label="Open rate" value={formatRate(c.openRate)} />
       </dl>
       {c.status === 'sending' || c.status === 'paused' ? <CampaignProgressPanel campaign={c} /> : null}
-      <div className="mt-3 flex flex-wrap gap-2 border-t border-navy-800 pt-3">
+      <div className="min-h-3 flex-1" />
+      <div className="flex flex-wrap gap-2 border-t border-navy-800 pt-3">
         {act('preview', 'Preview', <Eye className={icon} aria-hidden="true" />)}
         {draft ? act('test', 'Preview Test', <FlaskConical className={icon} aria-hidden="true" />) : null}
         {draft ? act('edit', 'Edit', <Pencil className={icon} aria-hidden="true" />) : null}
         {act('duplicate', 'Duplicate', <Copy className={icon} aria-hidden="true" />)}
         {c.status === 'sent' ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
+        {c.status === 'scheduled' || c.status === 'sending' || c.status === 'paused'
+          ? act('cancel', 'Cancel', <Ban className={icon} aria-hidden="true" />)
+          : null}
         {draft ? act('delete', 'Delete', <Trash2 className={icon} aria-hidden="true" />) : null}
         {draft
           ? act('launch', 'Launch Campaign', <Rocket className={icon} aria-hidden="true" />, true)
@@ -84,7 +97,7 @@ export function CampaignCard({
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div className="rounded-lg bg-navy-950/40 px-1 py-1.5">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-400">{label}</dt>
       <dd className="font-semibold text-white tabular-nums">{value}</dd>
     </div>
   );

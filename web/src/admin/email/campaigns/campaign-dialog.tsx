@@ -41,17 +41,14 @@ export function CampaignDialog({
   const [form, setForm] = useState<CampaignForm>(() => formOf(null, { fromName: '', fromEmail: '' }));
   const [errors, setErrors] = useState<FormErrors>({});
 
+  // Strings, not the settings map (a new Map on every render): the form resets only on opening.
+  const fromName = settings.data?.get('smtp_from_name')?.value ?? '';
+  const fromEmail = settings.data?.get('smtp_from_email')?.value ?? '';
   useEffect(() => {
     if (!open) return;
-    const s = settings.data;
-    setForm(
-      formOf(campaign, {
-        fromName: s?.get('smtp_from_name')?.value ?? '',
-        fromEmail: s?.get('smtp_from_email')?.value ?? '',
-      }),
-    );
+    setForm(formOf(campaign, { fromName, fromEmail }));
     setErrors({});
-  }, [open, campaign, settings.data]);
+  }, [open, campaign, fromName, fromEmail]);
 
   const save = useMutation({
     mutationFn: () => (campaign ? updateCampaign(campaign.id, inputOf(form)) : createCampaign(inputOf(form))),
@@ -120,7 +117,7 @@ export function CampaignDialog({
           'Subject',
           <p
             id={`${id}-subject-hint`}
-            className={clsx('mt-1 text-xs', long ? 'text-amber-200' : 'text-slate-500')}
+            className={clsx('mt-1 text-xs', long ? 'text-amber-200' : 'text-slate-400')}
             data-testid="subject-tip"
           >
             Tip: keep the subject under {SUBJECT_TIP_LENGTH} characters ({form.subject.trim().length}/
@@ -215,7 +212,7 @@ function TextArea({
         aria-describedby={`${id}-hint`}
         onChange={(e) => onChange(e.target.value)}
       />
-      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-400">
         {children}
       </p>
     </div>

@@ -97,7 +97,7 @@ export function CampaignProgressPanel({ campaign }: { campaign: Campaign }) {
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div>
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-400">{label}</dt>
       <dd className="font-semibold text-white tabular-nums" data-testid={testId}>
         {value}
       </dd>

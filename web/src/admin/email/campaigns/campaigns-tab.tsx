@@ -15,14 +15,21 @@ import {
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
-import { deleteCampaign, duplicateCampaign, formatRate, refreshCampaigns, useCampaigns } from './api.ts';
+import {
+  cancelCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  formatRate,
+  refreshCampaigns,
+  useCampaigns,
+} from './api.ts';
 import { type CampaignAction, CampaignCard } from './campaign-card.tsx';
 import { CampaignDialog } from './campaign-dialog.tsx';
 import { PreviewDialog } from './preview-dialog.tsx';
 import { SendDialog } from './send-dialog.tsx';
 import { TestSendDialog } from './test-send-dialog.tsx';
 
-type Open = 'edit' | 'preview' | 'test' | 'send' | 'resend' | 'delete' | null;
+type Open = 'edit' | 'preview' | 'test' | 'send' | 'resend' | 'delete' | 'cancel' | null;
 
 /**
  * The Campaigns tab (email marketing §2): a summary (sent, opens, clicks, open rate) with
@@ -72,6 +79,23 @@ export function CampaignsTab() {
         variant: 'destructive',
         title: 'Error',
         description: messageOr(err, 'Failed to delete campaign'),
+      });
+    },
+  });
+
+  const cancel = useMutation({
+    mutationFn: (c: Campaign) => cancelCampaign(c.id),
+    onSuccess: async (c) => {
+      toast({ title: 'Campaign cancelled', description: `"${c.name}": what was sent stays sent.` });
+      setOpen(null);
+      await refreshCampaigns(queryClient);
+    },
+    onError: (err) => {
+      setOpen(null);
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: messageOr(err, 'Failed to cancel campaign'),
       });
     },
   });
@@ -167,6 +191,19 @@ export function CampaignsTab() {
         confirmLabel="Delete"
         pending={remove.isPending}
         onConfirm={() => current && remove.mutate(current)}
+      />
+      <ConfirmDialog
+        open={open === 'cancel'}
+        onOpenChange={(o) => (o ? undefined : setOpen(null))}
+        title="Cancel campaign"
+        description={
+          current
+            ? `Stop "${current.name}" for good? Mail already sent stays sent; nobody else receives it.`
+            : ''
+        }
+        confirmLabel="Cancel campaign"
+        pending={cancel.isPending}
+        onConfirm={() => current && cancel.mutate(current)}
       />
     </div>
   );

@@ -2,7 +2,7 @@ import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Loader2, Rocket } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
 import { dangerButton, primaryButton, secondaryButton } from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
@@ -33,6 +33,7 @@ export function SendDialog({
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
+  const id = useId();
   const queryClient = useQueryClient();
   const settings = useSettings();
   const [mode, setMode] = useState<Mode>('test');
@@ -107,12 +108,14 @@ export function SendDialog({
             <legend className="mb-1 text-sm font-medium text-slate-300">Mode</legend>
             <div className="grid gap-2 sm:grid-cols-2">
               <ModeOption
+                name={id}
                 checked={mode === 'test'}
                 onChange={() => setMode('test')}
                 title="Test mode"
                 text={`Only to the saved test addresses (${formatCount(testAddresses.length)}).`}
               />
               <ModeOption
+                name={id}
                 checked={mode === 'live'}
                 onChange={() => setMode('live')}
                 title="Live"
@@ -173,11 +176,13 @@ export function SendDialog({
 }
 
 function ModeOption({
+  name,
   checked,
   onChange,
   title,
   text,
 }: {
+  name: string;
   checked: boolean;
   onChange: () => void;
   title: string;
@@ -192,7 +197,7 @@ function ModeOption({
     >
       <input
         type="radio"
-        name="send-mode"
+        name={name}
         className="mt-0.5 accent-cyan-500"
         checked={checked}
         onChange={onChange}

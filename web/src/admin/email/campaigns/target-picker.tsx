@@ -48,12 +48,12 @@ export function TargetPicker({
                   onChange={(e) => toggleBook(b.id, e.target.checked)}
                 />
                 <span className="min-w-0 flex-1 truncate">{b.name}</span>
-                <span className="text-xs text-slate-500">{formatCount(b.contactCount)}</span>
+                <span className="text-xs text-slate-400">{formatCount(b.contactCount)}</span>
               </label>
             </li>
           ))}
           {books.data && !books.data.length ? (
-            <li className="text-xs text-slate-500">No address books yet.</li>
+            <li className="text-xs text-slate-400">No address books yet.</li>
           ) : null}
         </ul>
       </div>
@@ -81,7 +81,7 @@ export function TargetPicker({
         ) : null}
       </div>
       {!picked.length ? (
-        <p className="text-xs text-slate-500">Pick single contacts in the Contact search tab.</p>
+        <p className="text-xs text-slate-400">Pick single contacts in the Contact search tab.</p>
       ) : null}
     </fieldset>
   );

@@ -33,12 +33,13 @@ export function TestSendDialog({
   const [to, setTo] = useState('');
   const [error, setError] = useState<string | null>(null);
 
+  const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
+  const firstSaved = Array.isArray(saved) ? (saved[0] ?? '') : '';
   useEffect(() => {
     if (!open) return;
-    const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
-    setTo(Array.isArray(saved) ? (saved[0] ?? '') : '');
+    setTo(firstSaved);
     setError(null);
-  }, [open, settings.data]);
+  }, [open, firstSaved]);
 
   const send = useMutation({
     mutationFn: (c: Campaign) => sendTest({ campaignId: c.id, testRecipients: to.trim(), isTest: true }),
@@ -96,7 +97,7 @@ export function TestSendDialog({
             }}
           />
           <FieldError id={`${id}-error`} message={error ?? undefined} />
-          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-400">
             The subject starts with [TEST]; test mails never count toward the hourly campaign limit.
           </p>
         </div>
