@@ -2,6 +2,7 @@
 # Builds and caches the deployment/load tools under .tools/ (gitignored).
 #
 #   .tools/bin/helm  kubeconform  kustomize  k6     (go install, pinned versions)
+#   .tools/postfix/usr/sbin/smtp-sink  smtp-source  (Debian's postfix package, unpacked; --postfix)
 #   .tools/py/                                      (Python venv: kubernetes-validate + PyYAML;
 #                                                     its package ships the Kubernetes JSON schemas;
 #                                                     moto[server]: a local Amazon SES for the email tests;
@@ -34,6 +35,38 @@ MOTO_VERSION=5.2.5
 SCHEMATHESIS_VERSION=4.32.5
 # Kubernetes version the manifests are validated against (schemas shipped by kubernetes-validate).
 KUBERNETES_VERSION=1.37.0
+
+# Postfix's smtp-sink and smtp-source (`pnpm bench send`): unpacked from Debian's postfix
+# package with `apt-get download` + `dpkg -x` (no mail server installed) into .tools/postfix;
+# run them with LD_LIBRARY_PATH=.tools/postfix/usr/lib/postfix. `--postfix` does only this.
+postfix_tools() {
+  local dir=$TOOLS/postfix
+  if [ -x "$dir/usr/sbin/smtp-sink" ] && [ -x "$dir/usr/sbin/smtp-source" ]; then
+    echo "tools: postfix smtp-sink/smtp-source $(cat "$dir/.version" 2>/dev/null) (cached)"
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
+    echo "tools: postfix's smtp-sink needs apt-get and dpkg (Debian/Ubuntu)" >&2
+    return 1
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download postfix >/dev/null 2>&1) || {
+    echo "tools: apt-get download postfix failed (run apt-get update?)" >&2
+    rm -rf "$tmp"
+    return 1
+  }
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  dpkg -x "$tmp"/postfix_*.deb "$dir"
+  basename "$tmp"/postfix_*.deb .deb >"$dir/.version"
+  rm -rf "$tmp"
+  echo "tools: postfix smtp-sink/smtp-source $(cat "$dir/.version") unpacked in $dir"
+}
+if [ "${1:-}" = "--postfix" ]; then
+  postfix_tools
+  exit $?
+fi
 
 if [ "${1:-}" = "--print" ]; then
   printf 'helm %s\nkubeconform %s\nkustomize %s\nk6 %s\nkubernetes-validate %s\npyyaml %s\nmoto %s\nschemathesis %s\nkubernetes %s\n' \
@@ -164,5 +197,7 @@ PYEOF
   echo "$KUBERNETES_VALIDATE_VERSION $KUBERNETES_VERSION" >"$kc_stamp"
   echo "tools: kubeconform schemas written to $KC"
 fi
+
+postfix_tools || echo "tools: postfix's smtp-sink is not available (only \`pnpm bench send\` needs it)"
 
 echo "tools: ready in $((SECONDS - total_start)) s ($BIN)"

@@ -245,6 +245,7 @@ describe('sending', () => {
     expect(ada?.parsed.html).toContain('/api/track/click/');
     expect(ada?.parsed.html).toContain('/api/track/open/');
     expect(ada?.parsed.text).toContain('Unsubscribe: https://parley.test/api/unsubscribe/');
+    expect(ada?.parsed.text).toContain('Hi Ada Tester of Analytical');
     const headers = headersOf(ada?.raw ?? '');
     expect(headers.find((h) => h.name === 'List-Unsubscribe-Post')?.value).toBe('List-Unsubscribe=One-Click');
     expect(headers.find((h) => h.name === 'List-Unsubscribe')?.value).toMatch(

@@ -1,6 +1,6 @@
 import { escapeMarkup as esc } from '@parley/kit/markup';
 import { convert } from 'html-to-text';
-import { type Address, composeMime, newMessageId } from '../domain/mime.ts';
+import { type Address, newMessageId } from '../domain/mime.ts';
 import type { TokenSigner } from '../domain/tokens.ts';
 import { addTracking } from '../domain/tracking.ts';
 
@@ -27,10 +27,18 @@ export interface Personal {
   company: string | null;
 }
 
-const FIELD_RE = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/g;
+const FIELD_RE = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/gi;
+const FIELD_NAMES: Record<string, string> = {
+  firstname: 'firstName',
+  lastname: 'lastName',
+  company: 'company',
+  email: 'email',
+  unsubscribeurl: 'unsubscribeUrl',
+};
 
 export function personalise(template: string, p: Personal, asHtml: boolean, unsubscribeUrl = ''): string {
-  return template.replace(FIELD_RE, (_m, name: string) => {
+  return template.replace(FIELD_RE, (_m, raw: string) => {
+    const name = FIELD_NAMES[raw.toLowerCase()] ?? raw;
     const v =
       name === 'unsubscribeUrl'
         ? unsubscribeUrl
@@ -66,10 +74,26 @@ export class CampaignComposer {
   ) {
     this.text =
       content.textContent?.trim() ||
-      convert(content.htmlContent, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
-    this.unsubInHtml = /\{\{\s*unsubscribeUrl\s*\}\}/.test(content.htmlContent);
-    this.unsubInText = /\{\{\s*unsubscribeUrl\s*\}\}/.test(this.text);
+      convert(content.htmlContent, {
+        wordwrap: 78,
+        selectors: [
+          { selector: 'img', format: 'skip' },
+          ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({
+            selector: h,
+            options: { uppercase: false },
+          })),
+          { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+        ],
+      });
+    this.unsubInHtml = /\{\{\s*unsubscribeUrl\s*\}\}/i.test(content.htmlContent);
+    this.unsubInText = /\{\{\s*unsubscribeUrl\s*\}\}/i.test(this.text);
   }
+
+  private get fromHeader(): string {
+    this.fromCache ??= `${headerText(this.content.fromName, true)} <${this.content.fromEmail}>`;
+    return this.fromCache;
+  }
+  private fromCache: string | undefined;
 
   get from(): Address {
     return { name: this.content.fromName, address: this.content.fromEmail };
@@ -89,20 +113,58 @@ export class CampaignComposer {
     const subject = `${this.opts.test ? '[TEST] ' : ''}${personalise(this.content.subject, p, false)}`;
     const messageId = newMessageId(this.content.fromEmail);
     const domain = this.content.fromEmail.split('@')[1] ?? 'parley.local';
-    const raw = await composeMime({
-      from: this.from,
-      to: { address: p.email },
-      subject,
-      html,
-      text,
-      messageId,
-      listUnsubscribe: {
-        url: unsubscribeUrl,
-        mailto: `mailto:unsubscribe@${domain}?subject=unsubscribe%20${trackingId}`,
-      },
-      ...(this.opts.testMode ? { testMode: this.opts.testMode } : {}),
-      ...(this.opts.test ? { test: true } : {}),
-    });
+    const headers: string[] = [
+      `From: ${this.fromHeader}`,
+      `To: <${p.email}>`,
+      `Subject: ${headerText(subject)}`,
+      `Message-ID: <${messageId}>`,
+      `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
+      'MIME-Version: 1.0',
+      `List-Unsubscribe: <${unsubscribeUrl}>,\r\n <mailto:unsubscribe@${domain}?subject=unsubscribe%20${trackingId}>`,
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    ];
+    if (this.opts.testMode)
+      headers.push(`X-Parley-Test-Mode: on; original-recipients=${this.opts.testMode.originalRecipients}`);
+    if (this.opts.test) headers.push('X-Parley-Test: true');
+    const boundary = `----=_parley_${trackingId}`;
+    headers.push(`Content-Type: multipart/alternative; boundary="${boundary}"`);
+    const raw = Buffer.from(
+      `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(text)}\r\n--${boundary}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(html)}\r\n--${boundary}--\r\n`,
+      'utf8',
+    );
     return { messageId, subject, html, text, raw };
   }
+}
+
+/**
+ * The message is written here rather than by nodemailer's MailComposer (a stream pipeline
+ * that costs milliseconds per message, the whole budget of a fast send): headers are ASCII,
+ * with RFC 2047 encoded words for anything else; both parts are base64 in 76-character lines.
+ */
+function base64Lines(s: string): string {
+  const b = Buffer.from(s, 'utf8').toString('base64');
+  const lines: string[] = [];
+  for (let i = 0; i < b.length; i += 76) lines.push(b.slice(i, i + 76));
+  return lines.join('\r\n');
+}
+
+/** Header text: as it is when plain ASCII (a display name quoted), else UTF-8 encoded words. */
+export function headerText(value: string, phrase = false): string {
+  const clean = value.replace(/[\r\n]+/g, ' ');
+  if (/^[\x20-\x7e]*$/.test(clean)) {
+    if (!phrase) return clean;
+    return /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/.test(clean) ? clean : `"${clean.replace(/["\\]/g, '\\$&')}"`;
+  }
+  // Encoded words of at most ~45 bytes each (75 characters once encoded), split on characters.
+  const words: string[] = [];
+  let chunk = '';
+  for (const ch of clean) {
+    if (Buffer.byteLength(chunk + ch) > 45) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += ch;
+  }
+  if (chunk) words.push(chunk);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w, 'utf8').toString('base64')}?=`).join('\r\n ');
 }

@@ -1,0 +1,223 @@
+/**
+ * `pnpm bench send`: one campaign to 100,000 recipients (personalised HTML + text, tracked
+ * links and the open pixel, List-Unsubscribe) through the email service's sender workers into
+ * Postfix's smtp-sink, with 1 and then 2 worker processes (services/email/src/main.ts, each
+ * its own Node process, sharing the send through the database), and Postfix's smtp-source
+ * into the same sink as the raw limit of this machine. Prints msgs/s of each and the ratios.
+ * Targets: ≥ 3,000 msgs/s with 2 workers, ≥ 0.5 of smtp-source's rate, and the sink's count
+ * equal to the recipients of each run. Exits non-zero when one is missed.
+ *
+ * smtp-sink/smtp-source come from `scripts/tools.sh --postfix` (.tools/postfix).
+ * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000).
+ */
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createLogger, signAssertion, startService } from '@parley/kit';
+import { freePort, startEmbeddedPostgres, startNatsServer, withDatabase } from '@parley/kit/local';
+import pg from 'pg';
+import { emailService } from '../../services/email/src/service.ts';
+import { repoRoot } from '../lib/paths.ts';
+
+const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+const SOURCE_MESSAGES = Number(process.env.BENCH_SOURCE_MESSAGES ?? 20_000);
+const postfix = join(repoRoot, '.tools/postfix');
+const pfEnv = { ...process.env, LD_LIBRARY_PATH: join(postfix, 'usr/lib/postfix') };
+const asRoot = process.getuid?.() === 0;
+
+const tools = spawnSync('bash', [join(repoRoot, 'scripts/tools.sh'), '--postfix'], { stdio: 'inherit' });
+if (tools.status !== 0) process.exit(1);
+
+const children: ChildProcess[] = [];
+const cleanups: Array<() => Promise<unknown>> = [];
+let failed = true;
+
+/** smtp-sink with running counters on stdout (`mesg=N`). */
+async function startSink() {
+  const port = await freePort();
+  const child = spawn(
+    join(postfix, 'usr/sbin/smtp-sink'),
+    [...(asRoot ? ['-u', 'nobody'] : []), '-c', `127.0.0.1:${port}`, '1000'],
+    { env: pfEnv, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  let messages = 0;
+  let tail = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString('latin1')).slice(-200);
+    const all = [...tail.matchAll(/mesg=(\d+)/g)];
+    const last = all[all.length - 1];
+    if (last) messages = Number(last[1]);
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  return { port, count: () => messages };
+}
+
+const pgServer = await startEmbeddedPostgres();
+cleanups.push(() => pgServer.stop());
+const nats = await startNatsServer();
+cleanups.push(() => nats.dispose());
+try {
+  const admin = new pg.Client({ connectionString: pgServer.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE parley_email_bench');
+  await admin.end();
+  const databaseUrl = withDatabase(pgServer.adminUrl, 'parley_email_bench');
+  const sink = await startSink();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    NATS_URL: nats.url,
+    INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    EMAIL_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_ORIGIN: 'https://parley.bench',
+    LOG_LEVEL: 'error',
+    CAMPAIGN_TICK_MS: '500',
+  };
+  // The API instance (in this process) launches; it sends nothing itself.
+  const api = await startService(emailService, {
+    env: { ...env, CAMPAIGN_WORKER: 'false' },
+    logger: createLogger('email-bench', 'error'),
+    listen: { host: '127.0.0.1', port: 0 },
+  });
+  cleanups.unshift(() => api.stop());
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  cleanups.unshift(() => db.end());
+  await db.query(
+    `INSERT INTO "mail_settings" ("key", "category", "value", "version", "updated_at")
+     VALUES ('smtp_host', 'smtp', '127.0.0.1', 1, now()), ('smtp_port', 'smtp', $1, 1, now())`,
+    [String(sink.port)],
+  );
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO "address_books" ("name") VALUES ('Bench') RETURNING "id"`,
+  );
+  const bookId = rows[0]?.id as number;
+  await db.query(
+    `INSERT INTO "email_contacts" ("address_book_id", "email", "first_name", "last_name", "company")
+     SELECT $1, 'reader' || i || '@bench.example', 'Reader' || i, 'Benchmark', 'Company ' || (i % 500)
+     FROM generate_series(1, $2) i`,
+    [bookId, RECIPIENTS],
+  );
+  const headers = {
+    'content-type': 'application/json',
+    'x-parley-assertion': await signAssertion(
+      env.INTERNAL_AUTH_SECRET,
+      { adminId: 'bench', role: 'admin' },
+      3600,
+    ),
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${api.url}${path}`, {
+      method,
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await r.json()) as Record<string, unknown>;
+    if (!r.ok) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif">
+<h1>Hello {{firstName}} {{lastName}}</h1>
+<p>We built something for {{company}}: answers every call, books meetings and follows up by email.</p>
+${'<p>Voice agents that sound human, work all night and never put a caller on hold. </p>'.repeat(12)}
+<p><a href="https://parley.bench/demo">Book a demo</a> · <a href="https://parley.bench/pricing">See pricing</a></p>
+<p>Unsubscribe any time: <a href="{{unsubscribeUrl}}" data-no-track>unsubscribe</a></p>
+</body></html>`;
+
+  const runWith = async (workers: number) => {
+    const procs: ChildProcess[] = [];
+    for (let i = 0; i < workers; i++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: join(repoRoot, 'services/email'),
+        env: {
+          ...process.env,
+          ...env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          CAMPAIGN_BATCH_SIZE: '500',
+          CAMPAIGN_CONCURRENCY: '64',
+          CAMPAIGN_SMTP_CONNECTIONS: '16',
+          CAMPAIGN_POLL_MS: '50',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      children.push(child);
+      procs.push(child);
+    }
+    // Let them start (migrations done, sender loop polling).
+    await new Promise((r) => setTimeout(r, 8000));
+    const c = await call('POST', '/api/admin/email/campaigns', {
+      name: `Bench ${workers} worker(s)`,
+      subject: 'News for {{firstName}} at {{company}}',
+      fromName: 'Parley',
+      fromEmail: 'news@parley.bench',
+      htmlContent: html,
+      targetAddressBooks: [bookId],
+    });
+    const before = sink.count();
+    const t0 = performance.now();
+    await call('POST', `/api/admin/email/campaigns/${c.id}/send`, { confirmSend: true });
+    for (;;) {
+      const s = await db.query<{ status: string }>(`SELECT "status" FROM "email_campaigns" WHERE "id" = $1`, [
+        c.id,
+      ]);
+      if (s.rows[0]?.status === 'sent') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 500));
+    const received = sink.count() - before;
+    const outcome = await db.query<{ status: string; n: number }>(
+      `SELECT r."status", count(*)::int AS n FROM "email_campaign_recipients" r JOIN "email_campaign_sends" s ON s."id" = r."send_id"
+       WHERE s."campaign_id" = $1 GROUP BY 1`,
+      [c.id],
+    );
+    for (const p of procs) {
+      p.kill('SIGTERM');
+      await new Promise((r) => p.once('exit', r));
+    }
+    return { workers, seconds, rate: RECIPIENTS / seconds, received, outcome: outcome.rows };
+  };
+
+  const one = await runWith(1);
+  console.log(
+    `send: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (sink got ${one.received}; ${JSON.stringify(one.outcome)})`,
+  );
+  const two = await runWith(2);
+  console.log(
+    `send: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (sink got ${two.received}; ${JSON.stringify(two.outcome)})`,
+  );
+
+  // The raw limit: Postfix's own load generator into the same sink (4 KB messages, 20 sessions).
+  const before = sink.count();
+  const t0 = performance.now();
+  const src = spawnSync(
+    join(postfix, 'usr/sbin/smtp-source'),
+    ['-l', '4000', '-m', String(SOURCE_MESSAGES), '-s', '20', `127.0.0.1:${sink.port}`],
+    { env: pfEnv, stdio: 'inherit' },
+  );
+  const sourceSeconds = (performance.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 300));
+  const sourceReceived = sink.count() - before;
+  const sourceRate = SOURCE_MESSAGES / sourceSeconds;
+  console.log(
+    `send: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${src.status}, sink got ${sourceReceived})`,
+  );
+  const ratio = two.rate / sourceRate;
+  console.log(
+    `send: 2 workers / 1 worker = ${(two.rate / one.rate).toFixed(2)}; 2 workers / smtp-source = ${ratio.toFixed(2)}`,
+  );
+  const misses = [
+    two.rate < 3000 ? `2 workers: ${two.rate.toFixed(0)} msgs/s < 3,000` : null,
+    ratio < 0.5 ? `2 workers / smtp-source ${ratio.toFixed(2)} < 0.5` : null,
+    one.received !== RECIPIENTS ? `1 worker: the sink got ${one.received}, not ${RECIPIENTS}` : null,
+    two.received !== RECIPIENTS ? `2 workers: the sink got ${two.received}, not ${RECIPIENTS}` : null,
+  ].filter(Boolean);
+  for (const m of misses) console.log(`send: MISSED ${m}`);
+  failed = misses.length > 0;
+} finally {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const fn of cleanups) await fn().catch(() => {});
+}
+process.exit(failed ? 1 : 0);
