@@ -213,3 +213,23 @@ test('Make Calls places a call that Call History follows to completed, and the o
   await page.getByRole('tab', { name: 'Overview' }).click();
   await expect.poll(() => statValue(page, 'Calls Today')).toBe(callsBefore + 1);
 });
+
+test('at 375 px the tab strip says it scrolls, and the chosen tab comes into view', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signInAsAdmin(page);
+  await openVoiceAi(page);
+  const strip = page.getByRole('tablist', { name: 'Voice AI' });
+  const more = page.getByTestId('tabs-more-end');
+  // The strip is wider than the screen: the hidden end is marked.
+  expect(await strip.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await expect(more).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Call History' })).not.toBeInViewport({ ratio: 0.99 });
+  // The keyboard reaches the last tab; it scrolls into view and the hint moves to the start.
+  await page.getByRole('tab', { name: 'Overview' }).focus();
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Call History' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Call History' })).toBeInViewport({ ratio: 0.99 });
+  await expect(more).toHaveCount(0);
+  await expect(page.getByTestId('tabs-more-start')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
