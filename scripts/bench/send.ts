@@ -192,17 +192,21 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   // The raw limit: Postfix's own load generator into the same sink (4 KB messages, 20 sessions).
   const before = sink.count();
   const t0 = performance.now();
-  const src = spawnSync(
+  // Async: the sink's counters arrive on a pipe this process must keep reading (a blocked
+  // event loop would fill the pipe and stall the sink).
+  const srcChild = spawn(
     join(postfix, 'usr/sbin/smtp-source'),
     ['-l', '4000', '-m', String(SOURCE_MESSAGES), '-s', '20', `127.0.0.1:${sink.port}`],
     { env: pfEnv, stdio: 'inherit' },
   );
+  children.push(srcChild);
+  const srcStatus = await new Promise<number | null>((r) => srcChild.once('exit', (code) => r(code)));
   const sourceSeconds = (performance.now() - t0) / 1000;
   await new Promise((r) => setTimeout(r, 300));
   const sourceReceived = sink.count() - before;
   const sourceRate = SOURCE_MESSAGES / sourceSeconds;
   console.log(
-    `send: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${src.status}, sink got ${sourceReceived})`,
+    `send: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${srcStatus}, sink got ${sourceReceived})`,
   );
   const ratio = two.rate / sourceRate;
   console.log(
