@@ -1,3 +1,5 @@
+import { SAMPLE_CONTACT } from '@parley/contracts';
+
 /**
  * Preview personalisation (email marketing §2): {{firstName}}, {{lastName}} and {{company}}
  * (and the service's {{email}} and {{unsubscribeUrl}}) filled from the chosen preview contact,
@@ -12,13 +14,8 @@ export interface PreviewContact {
   email?: string;
 }
 
-/** Who the preview shows when no contact is chosen. */
-export const SAMPLE_CONTACT: PreviewContact = {
-  firstName: 'John',
-  lastName: 'Doe',
-  company: 'Acme Corp',
-  email: 'john.doe@example.com',
-};
+/** Who the preview shows when no contact is chosen: the one the service's test sends use. */
+export const SAMPLE: PreviewContact = SAMPLE_CONTACT;
 
 const FIELD = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/g;
 const ESCAPES: Record<string, string> = {

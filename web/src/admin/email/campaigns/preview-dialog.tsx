@@ -6,7 +6,7 @@ import { type TabDef, Tabs } from '../../../components/tabs.tsx';
 import { inputClass, labelClass, secondaryButton, selectClass } from '../../components/ui.tsx';
 import { contactName, useContacts } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
-import { formatSize, type PreviewContact, personalize, SAMPLE_CONTACT, wordCount } from './personalize.ts';
+import { formatSize, type PreviewContact, personalize, SAMPLE, wordCount } from './personalize.ts';
 import { sanitizeHtml } from './sanitize.ts';
 
 type Device = 'desktop' | 'tablet' | 'mobile';
@@ -55,7 +55,7 @@ export function PreviewDialog({
     setQ('');
   }, [open]);
 
-  const who: PreviewContact = contact ?? SAMPLE_CONTACT;
+  const who: PreviewContact = contact ?? SAMPLE;
   const html = campaign?.htmlContent ?? '';
   const text = campaign?.textContent ?? '';
   const rendered = useMemo(() => sanitizeHtml(personalize(html, who, true)), [html, who]);
@@ -99,7 +99,7 @@ export function PreviewDialog({
             value={contact?.id ?? ''}
             onChange={(e) => setContact(options.find((c) => c.id === Number(e.target.value)) ?? null)}
           >
-            <option value="">Sample contact (John Doe, Acme Corp)</option>
+            <option value="">{`Sample contact (${SAMPLE.firstName} ${SAMPLE.lastName}, ${SAMPLE.company})`}</option>
             {contact && !options.some((c) => c.id === contact.id) ? (
               <option value={contact.id}>{contact.email}</option>
             ) : null}
