@@ -169,6 +169,11 @@ describe('GET /api/openapi.json (the merged API description)', () => {
     expect(doc.components?.schemas?.Error).toMatchObject({ required: ['error', 'message'] });
     // A service's own components are kept, under its name, and referenced as such.
     expect(JSON.stringify(doc.paths['/api/admin/users'])).toContain('#/components/schemas/identity.');
+    // Speech answers MP3, and says so.
+    const speech = doc.paths['/api/voice/text-to-speech']?.post as {
+      responses: Record<string, { content?: Record<string, unknown> }>;
+    };
+    expect(Object.keys(speech.responses['200']?.content ?? {})).toEqual(['audio/mpeg']);
   });
 
   it('describes a service that is down or not deployed from the table, marked unavailable', () => {

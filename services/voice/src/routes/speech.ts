@@ -59,11 +59,17 @@ export async function speechRoutes(
       .send(Buffer.from(result.mp3.buffer, result.mp3.byteOffset, result.mp3.byteLength));
   }
 
+  /** A spoken line: MP3 bytes (described for the API description; nothing to serialise). */
+  const MP3_ANSWER = {
+    description: 'The line as MP3 audio',
+    content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } },
+  } as const;
+
   app.post(
     '/api/voice/text-to-speech',
     {
       config: { rateLimit: { max: settings.ttsRateLimit, timeWindow: '1 minute' } },
-      schema: { body: TextToSpeechBody, response: errors },
+      schema: { body: TextToSpeechBody, response: { 200: MP3_ANSWER, ...errors } },
     },
     async (request, reply) => {
       const text = cleanText(request.body.text);
@@ -75,7 +81,10 @@ export async function speechRoutes(
 
   app.post(
     '/api/voice/test-synthesis',
-    { onRequest: deps.auth.admin, schema: { body: TestSynthesisBody, response: errors } },
+    {
+      onRequest: deps.auth.admin,
+      schema: { body: TestSynthesisBody, response: { 200: MP3_ANSWER, ...errors } },
+    },
     async (request, reply) => {
       const text = cleanText(request.body.text);
       const id = request.body.voiceId;
