@@ -59,34 +59,39 @@ describe('API fuzzing (schemathesis against pnpm start)', () => {
     writeFileSync(schema, JSON.stringify(doc));
 
     const started = Date.now();
-    const r = run(BIN.schemathesis, [
-      'run',
-      schema,
-      '--url',
-      platform.url,
-      '--header',
-      `Cookie: ${cookie}`,
-      // The gateway's CSRF rule for cookie-authenticated changes (a JSON body or this header).
-      '--header',
-      'X-Requested-With: parley',
-      '--checks',
-      'not_a_server_error,response_schema_conformance',
-      '--phases',
-      'examples,coverage,fuzzing',
-      '--max-examples',
-      String(MAX_EXAMPLES),
-      '--workers',
-      '2',
-      '--request-timeout',
-      '30',
-      '--no-shrink',
-      ...EXCLUDED.flatMap((path) => ['--exclude-path', path]),
-      '--report',
-      'junit',
-      '--report-dir',
-      dir,
-      '--no-color',
-    ]);
+    const r = run(
+      BIN.schemathesis,
+      [
+        'run',
+        schema,
+        '--url',
+        platform.url,
+        '--header',
+        `Cookie: ${cookie}`,
+        // The gateway's CSRF rule for cookie-authenticated changes (a JSON body or this header).
+        '--header',
+        'X-Requested-With: parley',
+        '--checks',
+        'not_a_server_error,response_schema_conformance',
+        '--phases',
+        'examples,coverage,fuzzing',
+        '--max-examples',
+        String(MAX_EXAMPLES),
+        '--workers',
+        '2',
+        '--request-timeout',
+        '30',
+        '--no-shrink',
+        ...EXCLUDED.flatMap((path) => ['--exclude-path', path]),
+        '--report',
+        'junit',
+        '--report-dir',
+        dir,
+        '--no-color',
+        // Its cache (.schemathesis/) goes to the run's folder, not into the repository.
+      ],
+      { cwd: dir },
+    );
     const seconds = Math.round((Date.now() - started) / 1000);
     const out = `${r.stdout}\n${r.stderr}`;
     const tested = Number(/Tested:\s*(\d+)/.exec(out)?.[1] ?? Number.NaN);

@@ -13,7 +13,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../services/kit/src/local/ports.ts';
 import { repoRoot } from '../lib/paths.ts';
 
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -51,10 +51,10 @@ export interface RunResult {
 export function run(
   cmd: string,
   args: string[],
-  opts: { input?: string; env?: Record<string, string> } = {},
+  opts: { input?: string; env?: Record<string, string>; cwd?: string } = {},
 ): RunResult {
   const r = spawnSync(cmd, args, {
-    cwd: repoRoot,
+    cwd: opts.cwd ?? repoRoot,
     input: opts.input,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -327,7 +327,9 @@ describe('blog service', () => {
     expect(pngBytes.subarray(1, 4).toString()).toBe('PNG');
     expect(pngBytes.readUInt32BE(16)).toBe(1200);
     // An uploaded raster image answers only under its own type.
-    expect((await fetch(`${a.url}${gen.body.post.featuredImage.replace(/\.svg$/, '.jpg')}`)).status).toBe(404);
+    expect((await fetch(`${a.url}${gen.body.post.featuredImage.replace(/\.svg$/, '.jpg')}`)).status).toBe(
+      404,
+    );
     const noImage = await call(
       a,
       'POST',

@@ -89,7 +89,7 @@ describe('service app', () => {
       { url: '/text/a', payload: { title: 'lone \ud800 surrogate' } },
       { url: '/text/a?q=%00', payload: { title: 'fine' } },
       { url: '/text/%00', payload: { title: 'fine' } },
-      { url: '/text/a', payload: { title: 'fine', ['k\u0000']: 1 } },
+      { url: '/text/a', payload: { title: 'fine', 'k\u0000': 1 } },
     ];
     for (const c of cases) {
       const r = await app.inject({ method: 'POST', url: c.url, payload: c.payload });
