@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PageOffset } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /** API contracts of the blog service (public reading, admin authoring, AI help, images). */
@@ -71,7 +72,7 @@ export type BlogPostSummary = Static<typeof BlogPostSummary>;
 
 export const BlogListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: PageOffset(),
   tag: Type.Optional(Type.String({ maxLength: BLOG_LIMITS.tag })),
 });
 export type BlogListQuery = Static<typeof BlogListQuery>;

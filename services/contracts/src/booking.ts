@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, COMPANY_SIZES } from './enums.ts';
+import { PageOffset } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /** API contracts of the booking service (public booking + contact, admin management). */
@@ -98,7 +99,7 @@ export type ContactRequest = Static<typeof ContactRequest>;
 
 export const ContactRequestsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: PageOffset(),
 });
 
 export const ContactRequestPage = Type.Object({

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PageOffset } from './http.ts';
 
 /**
  * Events of the email service's campaign and newsletter sends (published by the email
@@ -288,7 +289,7 @@ export const CampaignRecipientsQuery = Type.Object({
   sendId: Type.Optional(IntId),
   status: Type.Optional(Type.Enum(CAMPAIGN_RECIPIENT_STATUSES)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: PageOffset(),
 });
 export type CampaignRecipientsQuery = Static<typeof CampaignRecipientsQuery>;
 

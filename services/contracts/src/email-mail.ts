@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PageOffset } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -52,7 +53,7 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
 
 export const OutboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: PageOffset(),
   /** Matches recipient, subject or kind. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
 });

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PageOffset } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -162,7 +163,7 @@ export type Contact = Static<typeof Contact>;
 
 export const ContactListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CONTACTS_MAX_LIMIT, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
+  offset: PageOffset(),
   /** Contains-search over name, email and company (case-insensitive). */
   q: Type.Optional(Type.String({ maxLength: AUDIENCE_LIMITS.search })),
   status: Type.Optional(ContactStatusSchema),

@@ -82,6 +82,9 @@ export async function startSmtpSink(
       });
     },
   });
+  // A client that dies mid-conversation (a worker killed by a test) resets its socket: the
+  // server reports it as an error event, which without a listener would end the test process.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   sink.port = (server.server.address() as AddressInfo).port;
   sink.close = () => new Promise((resolve) => server.close(() => resolve()));
