@@ -23,6 +23,12 @@ const ADMIN = { email: 'fuzz-admin@parley.test', password: 'fuzz admin password 
 /** Test cases per operation and phase; the whole run stays under ~3 minutes here. */
 const MAX_EXAMPLES = 5;
 const EXCLUDED = ['/api/admin/logout', '/api/admin/change-password'];
+/**
+ * One seed for the gate, so a test run is repeatable and a red one replays exactly; a new
+ * seed (FUZZ_SEED=<n>, or FUZZ_SEED=random) explores further, and what it finds gets fixed
+ * and the gate keeps passing. Seeds already explored are in docs/benchmarks.md.
+ */
+const SEED = process.env.FUZZ_SEED ?? '20261123';
 
 describe('API fuzzing (schemathesis against pnpm start)', () => {
   let platform: Platform;
@@ -77,6 +83,7 @@ describe('API fuzzing (schemathesis against pnpm start)', () => {
         'examples,coverage,fuzzing',
         '--max-examples',
         String(MAX_EXAMPLES),
+        ...(SEED === 'random' ? [] : ['--seed', SEED]),
         '--workers',
         '2',
         '--request-timeout',
