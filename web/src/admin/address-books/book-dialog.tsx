@@ -1,9 +1,15 @@
 import { type AddressBook, DEFAULT_BOOK_COLOR } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { FieldError, inputClass, labelClass, primaryButton, secondaryButton } from '../components/ui.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  FieldError,
+  inputClass,
+  labelClass,
+} from '../components/ui.tsx';
 import { createBook, refreshAudience, updateBook } from '../email/audience-api.ts';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
 import { messageOr } from '../lib/api.ts';
@@ -168,20 +174,10 @@ export function BookDialog({
             Comma separated; the search and the keyword chips match them.
           </p>
         </div>
-        <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
-          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={primaryButton}
-            disabled={save.isPending}
-            aria-busy={save.isPending}
-          >
-            {save.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
-            {book ? 'Save Changes' : 'Create Address Book'}
-          </button>
-        </div>
+        <DialogActions className="pt-1">
+          <CancelButton onCancel={() => onOpenChange(false)} />
+          <BusyButton busy={save.isPending}>{book ? 'Save Changes' : 'Create Address Book'}</BusyButton>
+        </DialogActions>
       </form>
     </AudienceDialog>
   );

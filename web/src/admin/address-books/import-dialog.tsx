@@ -2,7 +2,15 @@ import { type AddressBook, IMPORT_MAX_BYTES, IMPORT_MAX_FILE_BYTES, importSummar
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { FieldError, inputClass, primaryButton, secondaryButton } from '../components/ui.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  FieldError,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+} from '../components/ui.tsx';
 import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
 import { ImportOutcome, ImportProgressPanel, useImport } from '../email/import-progress.tsx';
@@ -105,15 +113,12 @@ export function BookImportDialog({
             </p>
             <FieldError id={`${fileId}-error`} message={problem ?? undefined} />
           </div>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <button type="button" className={secondaryButton} onClick={() => close(false)}>
-              Cancel
-            </button>
-            <button type="submit" className={primaryButton}>
-              <Upload className="h-4 w-4" aria-hidden="true" />
+          <DialogActions>
+            <CancelButton onCancel={() => close(false)} />
+            <BusyButton busy={false} icon={Upload}>
               Import
-            </button>
-          </div>
+            </BusyButton>
+          </DialogActions>
         </form>
       ) : (
         <div className="space-y-4">

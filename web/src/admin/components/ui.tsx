@@ -150,3 +150,49 @@ export function FieldError({ id, message }: { id: string; message?: string | und
     </p>
   );
 }
+
+/** The buttons at the foot of a dialog: stacked on a phone (the main action on top), in a row on the right otherwise. */
+export function DialogActions({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={clsx('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)}>
+      {children}
+    </div>
+  );
+}
+
+/** A dialog's Cancel: closes it, changing nothing. */
+export function CancelButton({ onCancel }: { onCancel: () => void }) {
+  return (
+    <button type="button" className={secondaryButton} onClick={onCancel}>
+      Cancel
+    </button>
+  );
+}
+
+/** A button whose action is running: a spinner instead of its icon, and no second click. */
+export function BusyButton({
+  busy,
+  icon: Icon,
+  children,
+  className = primaryButton,
+  type = 'submit',
+  onClick,
+}: {
+  busy: boolean;
+  icon?: LucideIcon;
+  children: ReactNode;
+  className?: string;
+  type?: 'submit' | 'button';
+  onClick?: () => void;
+}) {
+  return (
+    <button type={type} className={className} disabled={busy} aria-busy={busy} onClick={onClick}>
+      {busy ? (
+        <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+      ) : Icon ? (
+        <Icon className="h-4 w-4" aria-hidden="true" />
+      ) : null}
+      {children}
+    </button>
+  );
+}

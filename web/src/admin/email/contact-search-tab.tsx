@@ -12,7 +12,6 @@ import {
   LoadingState,
   primaryButton,
   secondaryButton,
-  selectClass,
 } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import {
@@ -23,6 +22,7 @@ import {
   useAddressBooks,
   useContacts,
 } from './audience-api.ts';
+import { BookSelect } from './book-select.tsx';
 import { ContactDetailsDialog } from './contact-details-dialog.tsx';
 import { Pager } from './pager.tsx';
 import {
@@ -123,27 +123,17 @@ export function ContactSearchTab() {
               />
             </div>
           </div>
-          <div>
-            <label htmlFor={`${id}-book`} className="sr-only">
-              Address book
-            </label>
-            <select
-              id={`${id}-book`}
-              className={`${selectClass} w-52`}
-              value={bookId ?? ''}
-              onChange={(e) => {
-                setBookId(Number(e.target.value) || null);
-                setOffset(0);
-              }}
-            >
-              <option value="">All address books</option>
-              {(books.data ?? []).map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <BookSelect
+            id={`${id}-book`}
+            books={books.data ?? []}
+            value={bookId}
+            onChange={(next) => {
+              setBookId(next);
+              setOffset(0);
+            }}
+            labelClassName="sr-only"
+            width="w-52"
+          />
         </div>
 
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">

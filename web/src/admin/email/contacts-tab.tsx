@@ -15,6 +15,7 @@ import {
   useAddressBooks,
   useContacts,
 } from './audience-api.ts';
+import { BookSelect } from './book-select.tsx';
 import { ContactCard } from './contact-card.tsx';
 import { Pager } from './pager.tsx';
 
@@ -80,27 +81,17 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
     <div>
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap gap-3">
-          <div>
-            <label htmlFor={`${id}-book`} className="mb-1 block text-xs font-medium text-slate-400">
-              Address book
-            </label>
-            <select
-              id={`${id}-book`}
-              className={`${selectClass} w-56`}
-              value={bookId ?? ''}
-              onChange={(e) => {
-                setBookId(Number(e.target.value) || null);
-                setOffset(0);
-              }}
-            >
-              <option value="">All address books</option>
-              {(books.data ?? []).map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <BookSelect
+            id={`${id}-book`}
+            books={books.data ?? []}
+            value={bookId}
+            onChange={(next) => {
+              setBookId(next);
+              setOffset(0);
+            }}
+            labelClassName="mb-1 block text-xs font-medium text-slate-400"
+            width="w-56"
+          />
           <div>
             <label htmlFor={`${id}-status`} className="mb-1 block text-xs font-medium text-slate-400">
               Status

@@ -1,11 +1,14 @@
 import { type ImportResult, importSummary } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FileUp, Keyboard, Loader2, Upload } from 'lucide-react';
+import { FileUp, Keyboard, Upload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { fileProblem } from '../address-books/import-dialog.tsx';
 import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
   FieldError,
   inputClass,
   labelClass,
@@ -219,24 +222,12 @@ export function ImportContactsDialog({
             )}
           </Tabs>
           <FieldError id={`${id}-problem`} message={problem ?? undefined} />
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className={primaryButton}
-              disabled={manual.isPending}
-              aria-busy={manual.isPending}
-            >
-              {manual.isPending ? (
-                <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-              ) : (
-                <Upload className="h-4 w-4" aria-hidden="true" />
-              )}
+          <DialogActions>
+            <CancelButton onCancel={() => onOpenChange(false)} />
+            <BusyButton busy={manual.isPending} icon={Upload}>
               Import Contacts
-            </button>
-          </div>
+            </BusyButton>
+          </DialogActions>
         </form>
       )}
     </AudienceDialog>

@@ -1,10 +1,16 @@
 import { type Campaign, SUBJECT_TIP_LENGTH } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { Loader2 } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
-import { FieldError, inputClass, labelClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  FieldError,
+  inputClass,
+  labelClass,
+} from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
@@ -165,20 +171,10 @@ export function CampaignDialog({
             setForm((f) => ({ ...f, addressBookIds: bookIds, contactIds }))
           }
         />
-        <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
-          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={primaryButton}
-            disabled={save.isPending}
-            aria-busy={save.isPending}
-          >
-            {save.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
-            {campaign ? 'Save Changes' : 'Create Campaign'}
-          </button>
-        </div>
+        <DialogActions className="pt-1">
+          <CancelButton onCancel={() => onOpenChange(false)} />
+          <BusyButton busy={save.isPending}>{campaign ? 'Save Changes' : 'Create Campaign'}</BusyButton>
+        </DialogActions>
       </form>
     </AudienceDialog>
   );

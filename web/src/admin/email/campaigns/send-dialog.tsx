@@ -1,10 +1,16 @@
 import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { AlertTriangle, FlaskConical, Loader2, Rocket } from 'lucide-react';
+import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
-import { dangerButton, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  dangerButton,
+  primaryButton,
+} from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
 import { formatCount } from '../audience-api.ts';
@@ -149,27 +155,18 @@ export function SendDialog({
             This sends real mail to the active contacts chosen above and cannot be undone.
           </p>
         ) : null}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button
+        <DialogActions>
+          <CancelButton onCancel={() => onOpenChange(false)} />
+          <BusyButton
             type="button"
+            busy={send.isPending}
+            icon={live ? Rocket : FlaskConical}
             className={live ? dangerButton : primaryButton}
-            disabled={send.isPending}
-            aria-busy={send.isPending}
             onClick={submit}
           >
-            {send.isPending ? (
-              <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-            ) : live ? (
-              <Rocket className="h-4 w-4" aria-hidden="true" />
-            ) : (
-              <FlaskConical className="h-4 w-4" aria-hidden="true" />
-            )}
             {resend ? 'Resend Campaign' : live ? 'Send Live' : 'Send Test Campaign'}
-          </button>
-        </div>
+          </BusyButton>
+        </DialogActions>
       </div>
     </AudienceDialog>
   );

@@ -1,9 +1,16 @@
 import type { Campaign } from '@parley/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Loader2, Send } from 'lucide-react';
+import { Send } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
-import { FieldError, inputClass, labelClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  FieldError,
+  inputClass,
+  labelClass,
+} from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
@@ -101,24 +108,12 @@ export function TestSendDialog({
             The subject starts with [TEST]; test mails never count toward the hourly campaign limit.
           </p>
         </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={primaryButton}
-            disabled={send.isPending}
-            aria-busy={send.isPending}
-          >
-            {send.isPending ? (
-              <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-            ) : (
-              <Send className="h-4 w-4" aria-hidden="true" />
-            )}
+        <DialogActions>
+          <CancelButton onCancel={() => onOpenChange(false)} />
+          <BusyButton busy={send.isPending} icon={Send}>
             Send Test
-          </button>
-        </div>
+          </BusyButton>
+        </DialogActions>
       </form>
     </AudienceDialog>
   );

@@ -1,0 +1,41 @@
+import type { AddressBook } from '@parley/contracts';
+import { selectClass } from '../components/ui.tsx';
+
+/** The address-book filter of the contact lists: 'All address books' or one of them. */
+export function BookSelect({
+  id,
+  books,
+  value,
+  onChange,
+  labelClassName,
+  width,
+}: {
+  id: string;
+  books: readonly AddressBook[];
+  value: number | null;
+  onChange: (bookId: number | null) => void;
+  labelClassName: string;
+  /** A Tailwind width class for the select. */
+  width: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClassName}>
+        Address book
+      </label>
+      <select
+        id={id}
+        className={`${selectClass} ${width}`}
+        value={value ?? ''}
+        onChange={(e) => onChange(Number(e.target.value) || null)}
+      >
+        <option value="">All address books</option>
+        {books.map((b) => (
+          <option key={b.id} value={b.id}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
