@@ -3,7 +3,7 @@
  *   (a) a fresh clone after `pnpm install`: Prisma clients, the web build, initdb, migrations,
  *       to the first 200 from `/` — target ≤ 60 s;
  *   (b) a cold data directory with a built tree — target ≤ 10 s;
- *   (c) warm (the same data directory again) — target ≤ 5 s.
+ *   (c) warm (the same data directory again), median of three — target ≤ 5 s.
  * Each run prints where its time went (the start's own phase timings), so the next slow step
  * shows. The clone is of the committed tree (HEAD); `pnpm install` runs from the local store and
  * is timed apart. Exits non-zero when a target is missed.
@@ -29,7 +29,7 @@ async function timeStart(label: string, tree: string, dataDir: string, target: n
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const t0 = Date.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(tree, 'scripts/start.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [join(tree, 'scripts/start.mjs')], {
     cwd: tree,
     env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), PARLEY_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -67,6 +67,23 @@ async function timeStart(label: string, tree: string, dataDir: string, target: n
   return { label, seconds, target, phases };
 }
 
+/**
+ * (c) is the median of three warm starts: a single start on a shared 2-core machine varies by a
+ * second either way (the other runs are one-off by nature: a tree is fresh or cold only once).
+ */
+const WARM_RUNS = 3;
+async function warmStart(tree: string, dataDir: string): Promise<StartRun> {
+  const runs: StartRun[] = [];
+  for (let i = 0; i < WARM_RUNS; i++)
+    runs.push(await timeStart('(c) warm (same data directory)', tree, dataDir, 5));
+  runs.sort((a, b) => a.seconds - b.seconds);
+  const median = runs[Math.floor(WARM_RUNS / 2)] as StartRun;
+  return {
+    ...median,
+    label: `(c) warm (same data directory), median of ${WARM_RUNS}: ${runs.map((r) => r.seconds.toFixed(1)).join(' / ')} s`,
+  };
+}
+
 function sh(cmd: string, args: string[], cwd: string): number {
   const t0 = Date.now();
   const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
@@ -83,7 +100,7 @@ try {
   const runs = [
     await timeStart('(a) fresh clone, first start', clone, join(scratch, 'data-a'), 60),
     await timeStart('(b) built tree, cold data directory', clone, join(scratch, 'data-b'), 10),
-    await timeStart('(c) warm (same data directory)', clone, join(scratch, 'data-b'), 5),
+    await warmStart(clone, join(scratch, 'data-b')),
   ];
   console.log(
     `\npnpm install in the fresh clone (local store): ${installSeconds.toFixed(1)} s (not counted)\n`,

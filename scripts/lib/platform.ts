@@ -16,7 +16,7 @@ export interface Platform {
 }
 
 /**
- * Runs `pnpm start` (scripts/start.ts) as a child process on a free port with its own data
+ * Runs `pnpm start` (scripts/start.mjs) as a child process on a free port with its own data
  * directory, and waits until the gateway is ready. Used by the e2e tier and benchmarks.
  */
 export async function startPlatform(
@@ -30,7 +30,7 @@ export async function startPlatform(
   const t0 = Date.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'scripts/start.ts'), ...(opts.args ?? [])],
+    [join(repoRoot, 'scripts/start.mjs'), ...(opts.args ?? [])],
     {
       cwd: repoRoot,
       env: {

@@ -1,12 +1,13 @@
 /**
  * `pnpm start` as a person runs it: through pnpm, in its own process group, stopped by Ctrl-C,
  * which a terminal delivers to every process of the group at once (pnpm, the script, and the
- * embedded PostgreSQL it spawned). The script runs as `node --import tsx`, not through tsx's
- * CLI, whose parent SIGKILLs its child (exit 130) when the child has not confirmed a signal
- * within 30 ms, as happens when Ctrl-C arrives while start-up work still holds the event loop.
+ * embedded PostgreSQL it spawned). The script runs as plain `node scripts/start.mjs` (which
+ * imports its server bundle), not through tsx's CLI, whose parent SIGKILLs its child (exit 130)
+ * when the child has not confirmed a signal within 30 ms, as happens when Ctrl-C arrives while
+ * start-up work still holds the event loop.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,4 +118,47 @@ describe('scripts that run before the Prisma clients exist', () => {
       expect(spec, file).not.toMatch(/^@parley\/(identity|booking|blog|voice)(\/|$)|lib\/services\.ts$/);
     }
   });
+});
+
+describe('the server bundle pnpm start runs from', () => {
+  const manifestPath = join(repoRoot, '.build/server.json');
+  const prepare = () => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/start.mjs'), '--prepare'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      entries: Record<string, string>;
+      inputs: Record<string, [number, number]>;
+      builtAt: string;
+    };
+  };
+
+  it('is rebuilt when one of its sources changes, and only then', () => {
+    const first = prepare();
+    expect(first.inputs).toHaveProperty(['services/kit/src/app.ts']);
+    expect(first.inputs).toHaveProperty(['pnpm-lock.yaml']);
+    expect(existsSync(join(repoRoot, first.entries.start as string))).toBe(true);
+    expect(prepare().builtAt, 'nothing changed: the same bundle').toBe(first.builtAt);
+
+    // A touched source (same content, new mtime) is a changed input.
+    const source = join(repoRoot, 'services/kit/src/errors.ts');
+    const { atime } = statSync(source);
+    utimesSync(source, atime, new Date(Date.now() + 1000));
+    const rebuilt = prepare();
+    expect(rebuilt.builtAt).not.toBe(first.builtAt);
+    expect(rebuilt.inputs['services/kit/src/errors.ts']?.[0]).toBe(statSync(source).mtimeMs);
+  }, 120_000);
+
+  it('keeps npm packages outside and import.meta.url pointing at the sources', () => {
+    const manifest = prepare();
+    const entry = readFileSync(join(repoRoot, manifest.entries.start as string), 'utf8');
+    // Migrations, fonts and workers are found beside the source files, not the bundle.
+    expect(entry).not.toContain('import.meta.url');
+    expect(entry).toContain(JSON.stringify(`file://${join(repoRoot, 'gateway/src/app.ts')}`));
+    // Packages are imported where pnpm installed them, not copied in.
+    expect(entry).toMatch(/from "file:\/\/[^"]*\/node_modules\/[^"]*fastify/);
+    expect(Object.keys(manifest.inputs).some((p) => p.includes('node_modules/.pnpm'))).toBe(false);
+  }, 120_000);
 });

@@ -1,6 +1,5 @@
 import type { DiagnosticResult } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
-import OpenAI from 'openai';
 import type { ContentGenerator } from './ai/index.ts';
 import type { BlogConfig } from './config.ts';
 
@@ -31,6 +30,8 @@ export async function checkOpenAi(
       details:
         'OPENAI_API_KEY is not set: the local writer writes articles and the local renderer makes images (provider "local")',
     };
+  // The SDK loads only when OpenAI writes (it costs start-up time otherwise).
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
     apiKey: config.OPENAI_API_KEY,
     timeout: opts.timeoutMs ?? 10_000,

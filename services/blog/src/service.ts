@@ -22,7 +22,7 @@ export const blogService = defineService({
     const cache = new PublicCache({ pool: deps.pool, logger: deps.logger });
     await cache.start();
     deps.onShutdown(() => cache.stop());
-    const generator = generatorFrom(deps.config);
+    const generator = await generatorFrom(deps.config);
     deps.logger.info({ provider: generator.provider, model: generator.model }, 'blog writer ready');
     registerDiagnostics(deps, { generator });
     const ctx = { repo, cache, generator, settings, deps, now: deps.now };

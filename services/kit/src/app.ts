@@ -6,10 +6,12 @@ import type { Span } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
 import { Ajv } from 'ajv';
 import { default as formatsPlugin } from 'ajv-formats';
+import fastJsonStringify from 'fast-json-stringify';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyRequest,
+  type FastifySchemaValidationError,
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
@@ -68,6 +70,44 @@ function makeAjv(coerce: boolean): Ajv {
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
+/**
+ * Validators and response serializers are compiled on a route's first use, not while the app
+ * boots: compiling every route's schemas was most of a start's CPU time, and most routes are
+ * not called in a process's first seconds. Serializers are also shared per schema object across
+ * the whole process (the contracts' error shape sits on nearly every route, and in the embedded
+ * mode every service uses the same objects); Ajv caches validators by schema object itself.
+ * Every schema is still compiled by the tests (the OpenAPI and fuzz suites reach every route).
+ */
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+function lazyValidator(ajv: Ajv, schema: object): Validate {
+  let validate: Validate | undefined;
+  const onFirstUse: Validate = (data) => {
+    validate ??= ajv.compile(schema) as Validate;
+    const valid = validate(data);
+    // Fastify reads the errors of the function it was given.
+    onFirstUse.errors = validate.errors;
+    return valid;
+  };
+  return onFirstUse;
+}
+
+const serializers = new WeakMap<object, (data: unknown) => string>();
+function sharedSerializer(schema: object): (data: unknown) => string {
+  let serialize = serializers.get(schema);
+  if (!serialize) {
+    serialize = fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]);
+    serializers.set(schema, serialize);
+  }
+  return serialize;
+}
+function compileSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data) => {
+    serialize ??= sharedSerializer(schema as object);
+    return serialize(data);
+  };
+}
+
 /** NUL, or a UTF-16 surrogate without its pair. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -116,8 +156,9 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
   // JSON bodies are validated strictly (a number is not a title, an array not a slug); only
   // query strings, params and headers — text by nature — are coerced to their declared types.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object),
+    lazyValidator(httpPart === 'body' ? strictAjv : coercingAjv, schema as object),
   );
+  app.setSerializerCompiler(compileSerializer);
 
   const routes: Array<{ method: string; url: string }> = [];
   app.decorate('parleyRoutes', routes);

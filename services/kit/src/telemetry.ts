@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   type Context,
   context,
@@ -8,17 +9,19 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /**
  * OpenTelemetry for a process. Without an OTLP endpoint (and no test exporter) no SDK is
  * started and the API stays a cheap no-op; with one, spans are batched to OTLP/HTTP.
  * Spans are made explicitly (HTTP server spans in app.ts, bus spans in bus/*), which works
  * the same under ESM and in the single-process embedded mode.
+ * The SDK and the exporter (a third of a second of module loading) are required only when a
+ * process exports spans, so a start without telemetry does not pay for them.
  */
+
+const require = createRequire(import.meta.url);
 
 let sdk: NodeSDK | null = null;
 
@@ -31,14 +34,18 @@ export interface TelemetryOptions {
 
 export function startTelemetry(opts: TelemetryOptions): { shutdown(): Promise<void> } {
   if (sdk) return { shutdown: async () => {} };
+  if (!opts.exporter && !opts.otlpEndpoint) return { shutdown: async () => {} };
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { NodeSDK: Sdk } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { BatchSpanProcessor, SimpleSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const exporter =
-    opts.exporter ??
-    (opts.otlpEndpoint
-      ? new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })
-      : null);
-  if (!exporter) return { shutdown: async () => {} };
+    opts.exporter ?? new OTLPTraceExporter({ url: `${opts.otlpEndpoint?.replace(/\/$/, '')}/v1/traces` });
   const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
-  sdk = new NodeSDK({
+  sdk = new Sdk({
     resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
     spanProcessors: [processor],
     instrumentations: [],

@@ -5,8 +5,6 @@ import { BrandService } from './crawl/brand.service.ts';
 import { createDb } from './db.ts';
 import { PlatformProbe } from './diagnostics/probe.ts';
 import { parseAllowList } from './domain/address-policy.ts';
-import { openAiBrandRefiner } from './providers/brand-ai.ts';
-import { openAiInsightsWriter } from './providers/insights-ai.ts';
 import { ActivityRepository } from './repo/activity.repository.ts';
 import { SettingsRepository } from './repo/settings.repository.ts';
 import { brandRoutes } from './routes/brand.ts';
@@ -35,8 +33,9 @@ export const settingsService = defineService({
         { endpoints: [...allowPrivate] },
         'SETTINGS_CRAWL_ALLOW_PRIVATE is set: the brand crawl may reach these private endpoints (tests only)',
       );
+    // The OpenAI adapters (and the SDK) load only when configured: module loading is start time.
     const refiner = deps.config.OPENAI_API_KEY
-      ? openAiBrandRefiner({
+      ? (await import('./providers/brand-ai.ts')).openAiBrandRefiner({
           apiKey: deps.config.OPENAI_API_KEY,
           model: deps.config.SETTINGS_AI_MODEL ?? 'gpt-4o-mini',
         })
@@ -50,7 +49,7 @@ export const settingsService = defineService({
     const activity = new ActivityRepository(deps.pool);
     await startActivityProjection(deps, activity);
     const writer = deps.config.OPENAI_API_KEY
-      ? openAiInsightsWriter({
+      ? (await import('./providers/insights-ai.ts')).openAiInsightsWriter({
           apiKey: deps.config.OPENAI_API_KEY,
           model: deps.config.SETTINGS_AI_MODEL ?? 'gpt-4o-mini',
         })

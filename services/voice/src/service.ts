@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineService, type ServiceDeps } from '@parley/kit';
 import { callSimulator } from './calls/simulator.ts';
-import { twilioProvider } from './calls/twilio.ts';
 import type { CallProvider } from './calls/types.ts';
 import { settingsFrom, VoiceEnv, type VoiceSettings } from './config.ts';
 import { createDb } from './db.ts';
@@ -74,6 +73,8 @@ export const voiceService = defineService({
     } = deps.config;
     let provider: CallProvider;
     if (accountSid && authToken && from) {
+      // Twilio's SDK loads only when configured: module loading is start-up time.
+      const { twilioProvider } = await import('./calls/twilio.ts');
       provider = twilioProvider({
         accountSid,
         authToken,

@@ -1,7 +1,6 @@
 import type { BlogConfig } from '../config.ts';
 import { renderCard } from './local-image.ts';
 import { writeLocalArticle } from './local-writer.ts';
-import { openAiGenerator } from './openai.ts';
 import type { ContentGenerator } from './types.ts';
 
 export type { Article, ContentGenerator, ImageData } from './types.ts';
@@ -17,9 +16,13 @@ export const localGenerator: ContentGenerator = {
   },
 };
 
-/** OpenAI when OPENAI_API_KEY is set, the local engine otherwise. */
-export function generatorFrom(config: BlogConfig): ContentGenerator {
+/**
+ * OpenAI when OPENAI_API_KEY is set, the local engine otherwise. The OpenAI adapter (and its
+ * SDK) is loaded only when chosen: a start without it does not pay for the module loading.
+ */
+export async function generatorFrom(config: BlogConfig): Promise<ContentGenerator> {
   if (!config.OPENAI_API_KEY) return localGenerator;
+  const { openAiGenerator } = await import('./openai.ts');
   return openAiGenerator({
     apiKey: config.OPENAI_API_KEY,
     model: config.BLOG_AI_MODEL ?? 'gpt-4o-mini',

@@ -1,5 +1,4 @@
 import { escapeMarkup as esc } from '@parley/kit/markup';
-import mjml2html from 'mjml';
 
 /**
  * Transactional mail templates, written in MJML (which compiles to the table layouts and
@@ -77,6 +76,8 @@ export async function renderMail(content: MailContent): Promise<RenderedMail> {
     </mj-section>
   </mj-body>
 </mjml>`;
+  // MJML (half a second of module loading) loads with the first mail, not at start.
+  const { default: mjml2html } = await import('mjml');
   const result = await mjml2html(source, { validationLevel: 'strict', minify: false });
   if (result.errors.length) throw new Error(`mail template: ${result.errors[0]?.formattedMessage}`);
   return { subject: content.subject, html: result.html, text: textOf(content) };

@@ -1,7 +1,6 @@
 import type { EmailConfig } from '../config.ts';
 import type { SettingsCopy } from '../repo/settings-copy.repository.ts';
 import { LocalMailbox } from './local.ts';
-import { SesTransport } from './ses.ts';
 import { SmtpTransport } from './smtp.ts';
 import type { MailTransport } from './transport.ts';
 
@@ -42,7 +41,8 @@ export class Transports {
     this.building = (async () => {
       const transport: MailTransport =
         spec.kind === 'ses'
-          ? new SesTransport({
+          ? // The AWS SDK loads only when SES is the transport (it costs start-up time otherwise).
+            new (await import('./ses.ts')).SesTransport({
               region: spec.region,
               endpoint: spec.endpoint,
               accessKeyId: c.SES_ACCESS_KEY_ID,

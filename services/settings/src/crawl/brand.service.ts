@@ -1,9 +1,8 @@
 import type { BrandAnalysis, BrandSettingsResponse } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
-import { analyzeSite } from '../domain/brand-analysis.ts';
 import type { BrandRefiner } from '../providers/brand-ai.ts';
 import type { SettingsRepository } from '../repo/settings.repository.ts';
-import { type CrawlLimits, crawlSite } from './crawler.ts';
+import type { CrawlLimits, crawlSite } from './crawler.ts';
 import { CrawlError, type Resolver, SafeFetcher } from './safe-fetch.ts';
 
 const BRAND_KEYS = [
@@ -56,6 +55,11 @@ export class BrandService {
 
   /** Crawls and analyses `url` (already saved or given by a test) and keeps the analysis. */
   async analyze(url: string): Promise<BrandAnalysis> {
+    // The HTML and CSS parsers (cheerio, css-tree) load with the first crawl, not at start.
+    const [{ crawlSite }, { analyzeSite }] = await Promise.all([
+      import('./crawler.ts'),
+      import('../domain/brand-analysis.ts'),
+    ]);
     const fetcher = new SafeFetcher({
       allowPrivate: this.opts.allowPrivate,
       ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}),

@@ -13,7 +13,6 @@ import {
 } from '@parley/contracts';
 import { badRequest, HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { FastifyRequest } from 'fastify';
-import { isValidTwilioSignature } from '../calls/twilio.ts';
 import type { CallProvider } from '../calls/types.ts';
 import type { VoiceSettings } from '../config.ts';
 import type { CallsRepository, DemoRefusal } from '../repo/calls.repository.ts';
@@ -149,7 +148,7 @@ export async function callRoutes(
         typeof signature !== 'string' ||
         // Signed over the URL Twilio was given: the public origin, the path and the query
         // (which names the conversation), as the request arrives here through the gateway.
-        !isValidTwilioSignature(
+        !(await import('../calls/twilio.ts')).isValidTwilioSignature(
           ctx.twilioAuthToken,
           signature,
           `${settings.publicBaseUrl}${request.url}`,
