@@ -20,7 +20,13 @@ export interface Platform {
  * directory, and waits until the gateway is ready. Used by the e2e tier and benchmarks.
  */
 export async function startPlatform(
-  opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {},
+  opts: {
+    dataDir?: string;
+    /** Added to this process's environment; a key set to undefined is removed from it. */
+    env?: Record<string, string | undefined>;
+    args?: string[];
+    timeoutMs?: number;
+  } = {},
 ): Promise<Platform> {
   const port = await freePort();
   const ownDir = !opts.dataDir;
