@@ -245,23 +245,6 @@ export class AddressBooksRepository {
     }
   }
 
-  /** Contacts in all books, exactly, per status (the Contacts tab's count). */
-  async totals(): Promise<{ contacts: number; unsubscribed: number; bounced: number }> {
-    const { rows } = await this.pool.query<{ contacts: string; unsubscribed: string; bounced: string }>({
-      name: 'audience_book_totals',
-      text: `SELECT
-        (SELECT coalesce(sum("contact_count"), 0) FROM "address_books") + (SELECT coalesce(sum("contacts"), 0) FROM "address_book_count_deltas") AS contacts,
-        (SELECT coalesce(sum("unsubscribed_count"), 0) FROM "address_books") + (SELECT coalesce(sum("unsubscribed"), 0) FROM "address_book_count_deltas") AS unsubscribed,
-        (SELECT coalesce(sum("bounced_count"), 0) FROM "address_books") + (SELECT coalesce(sum("bounced"), 0) FROM "address_book_count_deltas") AS bounced`,
-    });
-    const r = rows[0];
-    return {
-      contacts: Number(r?.contacts ?? 0),
-      unsubscribed: Number(r?.unsubscribed ?? 0),
-      bounced: Number(r?.bounced ?? 0),
-    };
-  }
-
   /**
    * Folds the committed count deltas into the books, in one statement (readers see either
    * before or after, never both). Deltas of deleted books are dropped. Returns rows folded.

@@ -296,10 +296,6 @@ export class IdentityRepository {
     });
   }
 
-  countSessions(adminId: string) {
-    return this.db.adminSession.count({ where: { adminUserId: adminId } });
-  }
-
   /** New password, must-change cleared, every other session of the admin ended. */
   async changePassword(adminId: string, passwordHash: string, keepTokenHash: string | null): Promise<void> {
     await this.db.$transaction(async (tx) => {
