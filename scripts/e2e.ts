@@ -10,7 +10,10 @@ import { repoRoot } from './lib/paths.ts';
 import { startPlatform } from './lib/platform.ts';
 import { initialJs } from './lib/web-budget.ts';
 
-const jsonOut = process.argv[2];
+// `tsx scripts/e2e.ts [results.json] [-- playwright args]`: e.g. `-- e2e/email-campaigns.spec.ts`.
+const dashes = process.argv.indexOf('--');
+const jsonOut = dashes === 2 ? undefined : process.argv[2];
+const playwrightArgs = dashes < 0 ? [] : process.argv.slice(dashes + 1);
 // The first admin of the fresh platform; the admin browser tests sign in with it.
 const admin = {
   PARLEY_ADMIN_EMAIL: process.env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.test',
@@ -33,7 +36,7 @@ try {
   code = await new Promise<number>((resolve) => {
     const child = spawn(
       'pnpm',
-      ['exec', 'playwright', 'test', ...(jsonOut ? ['--reporter=list,json'] : [])],
+      ['exec', 'playwright', 'test', ...(jsonOut ? ['--reporter=list,json'] : []), ...playwrightArgs],
       {
         cwd: join(repoRoot, 'web'),
         stdio: 'inherit',

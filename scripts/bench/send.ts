@@ -8,7 +8,8 @@
  * equal to the recipients of each run. Exits non-zero when one is missed.
  *
  * smtp-sink/smtp-source come from `scripts/tools.sh --postfix` (.tools/postfix).
- * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000).
+ * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000); BENCH_WORKER_NODE_ARGS
+ * adds Node options to the worker processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -128,7 +129,8 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   const runWith = async (workers: number) => {
     const procs: ChildProcess[] = [];
     for (let i = 0; i < workers; i++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
         cwd: join(repoRoot, 'services/email'),
         env: {
           ...process.env,

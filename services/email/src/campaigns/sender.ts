@@ -105,7 +105,8 @@ export class CampaignSender {
   readonly workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private stopped = false;
   private loops: Promise<void>[] = [];
-  private wake: (() => void) | null = null;
+  /** Wakes the idle loops (a launch, a resume, a stop). */
+  private readonly wakers = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle;
   private readonly composers = new Map<number, Promise<CampaignComposer | null>>();
@@ -357,7 +358,9 @@ export class CampaignSender {
 
   start(): void {
     const o = this.deps.options;
-    if (o.worker) this.loops.push(this.workLoop());
+    // Two loops: while one claims or settles a batch in PostgreSQL, the other's messages keep
+    // the transport busy (one loop alone left the SMTP connections idle between batches).
+    if (o.worker) this.loops.push(this.workLoop(), this.workLoop());
     const tick = async () => {
       if (this.stopped) return;
       try {
@@ -375,13 +378,13 @@ export class CampaignSender {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.wake?.();
+    for (const wake of this.wakers) wake();
     await Promise.all(this.loops);
   }
 
   /** Wakes this replica's sender (a launch or a resume on this replica). */
   kick(): void {
-    this.wake?.();
+    for (const wake of this.wakers) wake();
   }
 
   private async workLoop(): Promise<void> {
@@ -394,14 +397,15 @@ export class CampaignSender {
       }
       if (n === 0 && !this.stopped)
         await new Promise<void>((resolve) => {
+          const wakers = this.wakers;
           const t = setTimeout(done, this.deps.options.pollMs);
           function done() {
             clearTimeout(t);
+            wakers.delete(done);
             resolve();
           }
-          this.wake = done;
+          wakers.add(done);
         });
-      this.wake = null;
     }
   }
 

@@ -1,5 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import { SmtpNetworkError, SmtpPool, type SmtpReply, SmtpReplyError } from './smtp-client.ts';
 import { type Envelope, type MailTransport, SendError, type SendResult } from './transport.ts';
 
 export interface SmtpOptions {
@@ -15,92 +14,89 @@ export interface SmtpOptions {
   maxConnections?: number;
 }
 
-/** Errors nodemailer reports that say nothing about the recipient: try again later. */
-const TEMPORARY_CODES = new Set([
-  'ECONNECTION',
-  'ETIMEDOUT',
-  'ESOCKET',
-  'EDNS',
-  'ETLS',
-  'EAUTH',
-  'EPROTOCOL',
-]);
+type Signer = (raw: Buffer) => Promise<Buffer>;
 
-/** SMTP through nodemailer's pooled transport (kept open between messages). */
+/** SMTP through the pooled, pipelining client of smtp-client.ts (kept open between messages). */
 export class SmtpTransport implements MailTransport {
   readonly name = 'smtp' as const;
   readonly description: string;
-  private readonly transporter: Transporter<SMTPPool.SentMessageInfo>;
+  private readonly pool: SmtpPool;
+  private signer: Promise<Signer> | null = null;
 
-  constructor(opts: SmtpOptions) {
+  constructor(private readonly opts: SmtpOptions) {
     this.description = `SMTP ${opts.host}:${opts.port}`;
-    this.transporter = nodemailer.createTransport({
-      pool: true,
+    this.pool = new SmtpPool({
       host: opts.host,
       port: opts.port,
       secure: opts.secure ?? opts.port === 465,
       maxConnections: opts.maxConnections ?? 5,
-      maxMessages: 100,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
+      connectionTimeoutMs: 10_000,
+      socketTimeoutMs: 30_000,
       ...(opts.ignoreTLS ? { ignoreTLS: true } : {}),
-      ...(opts.username ? { auth: { user: opts.username, pass: opts.password ?? '' } } : {}),
-      ...(opts.dkim ? { dkim: opts.dkim } : {}),
-      // Never log message content or credentials.
-      logger: false,
-      debug: false,
+      ...(opts.username ? { username: opts.username, password: opts.password ?? '' } : {}),
     });
   }
 
+  /** DKIM (RFC 6376) with nodemailer's signer, loaded only when a key is configured. */
+  private sign(raw: Buffer): Promise<Buffer> {
+    const dkim = this.opts.dkim;
+    if (!dkim) return Promise.resolve(raw);
+    this.signer ??= import('nodemailer/lib/dkim').then(({ default: DKIM }) => {
+      const signer = new DKIM(dkim);
+      return async (input: Buffer) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of signer.sign(input)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      };
+    });
+    return this.signer.then((fn) => fn(raw));
+  }
+
   async send(envelope: Envelope, raw: Buffer): Promise<SendResult> {
+    let reply: SmtpReply;
     try {
-      const info: SMTPPool.SentMessageInfo = await this.transporter.sendMail({
-        envelope: { from: envelope.from, to: envelope.to } as never,
-        raw,
-      });
-      if (info.rejected?.length) {
-        throw new SendError(
-          `recipient refused: ${info.rejectedErrors?.[0]?.message ?? 'rejected'}`,
-          true,
-          550,
-        );
-      }
-      return { providerMessageId: info.messageId ?? null, response: info.response ?? '' };
+      reply = await this.pool.send(envelope.from, envelope.to, await this.sign(raw));
     } catch (err) {
       throw classify(err);
     }
+    // "250 2.0.0 Ok: queued as 4Xyz": the server's queue id names the message there.
+    const queued = /queued as\s+(\S+)/i.exec(reply.text)?.[1] ?? null;
+    return { providerMessageId: queued, response: `${reply.code} ${reply.text}` };
   }
 
   async verify() {
-    await this.transporter.verify();
+    const caps = await this.pool.verify();
+    const tlsNote = caps.has('STARTTLS') || this.opts.secure || this.opts.port === 465 ? ', TLS' : '';
     return {
       status: 'success' as const,
       result: 'Connected',
-      details: `${this.description} accepted the connection (EHLO${this.transporter.options && (this.transporter.options as { auth?: unknown }).auth ? ' and AUTH' : ''})`,
+      details: `${this.description} accepted the connection (EHLO${tlsNote}${this.opts.username ? ' and AUTH' : ''})`,
     };
   }
 
   async close() {
-    this.transporter.close();
+    await this.pool.close();
   }
 }
 
-/** A permanent 5xx refusal is the DSN of this send; everything else is retried. */
+/**
+ * What a failure means for the message: a 5xx refusal is permanent (to RCPT TO: the address
+ * bounced); a 4xx refusal is temporary; a failure before the transaction (connect, greeting,
+ * EHLO, STARTTLS, AUTH) is a connection failure (the message certainly never left); a
+ * connection lost before the message was written is temporary (code 421); lost after it, the
+ * outcome is unknown (no code).
+ */
 export function classify(err: unknown): SendError {
   if (err instanceof SendError) return err;
-  const e = err as {
-    message?: string;
-    code?: string;
-    responseCode?: number;
-    response?: string;
-    command?: string;
-  };
-  const code = e.responseCode;
-  const message = (e.response || e.message || 'send failed').slice(0, 500);
-  if (typeof code === 'number' && code >= 500 && code < 600 && !TEMPORARY_CODES.has(e.code ?? ''))
-    // EENVELOPE / RCPT TO: the server refused this recipient; else it refused the message.
-    return new SendError(message, true, code, e.code === 'EENVELOPE' || /RCPT/i.test(e.command ?? ''));
-  const connection = ['ECONNECTION', 'EDNS', 'ETLS', 'EAUTH'].includes(e.code ?? '') || e.command === 'CONN';
-  return new SendError(message, false, code, false, connection);
+  if (err instanceof SmtpReplyError) {
+    if (err.handshake) return new SendError(err.message, false, err.code, false, true);
+    if (err.code >= 500) return new SendError(err.message, true, err.code, err.stage === 'rcpt');
+    return new SendError(err.message, false, err.code);
+  }
+  if (err instanceof SmtpNetworkError) {
+    if (err.handshake) return new SendError(err.message, false, undefined, false, true);
+    if (err.stage !== 'message') return new SendError(err.message, false, 421);
+    return new SendError(err.message, false);
+  }
+  return new SendError((err as Error)?.message ?? 'send failed', false);
 }

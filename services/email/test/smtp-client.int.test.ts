@@ -1,0 +1,278 @@
+import net, { type AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classify } from '../src/providers/smtp.ts';
+import { dotStuffed, SmtpNetworkError, SmtpPool, SmtpReplyError } from '../src/providers/smtp-client.ts';
+
+/**
+ * The pipelining SMTP client against real peers: smtp-server (the SMTP server of the
+ * Nodemailer project) for the protocol as servers speak it, and a scripted socket server for
+ * what servers rarely do on request (drop the line mid-transaction, close an idle connection).
+ */
+
+interface Got {
+  from: string;
+  to: string[];
+  data: Buffer;
+  user?: string;
+  secure: boolean;
+}
+
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  // Newest first: the client pools quit before their servers close (which wait for them).
+  for (const c of closers.splice(0).reverse()) await c();
+});
+
+async function server(options: SMTPServerOptions & { refuse?: (to: string) => number | null } = {}) {
+  const got: Got[] = [];
+  let connections = 0;
+  const { refuse, ...rest } = options;
+  const s = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: [],
+    logger: false,
+    ...rest,
+    onConnect(_session, cb) {
+      connections++;
+      cb();
+    },
+    onRcptTo(address, _session, cb) {
+      const code = refuse?.(address.address);
+      if (!code) return cb();
+      const err = new Error(code >= 500 ? 'no such user' : 'try again later') as Error & {
+        responseCode: number;
+      };
+      err.responseCode = code;
+      cb(err);
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        got.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks),
+          user: session.user as string | undefined,
+          secure: session.secure,
+        });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => s.close(() => r(undefined))));
+  const port = (s.server.address() as AddressInfo).port;
+  return { port, got, connections: () => connections };
+}
+
+const message = (subject: string) =>
+  Buffer.from(`From: <a@parley.test>\r\nTo: <b@example.test>\r\nSubject: ${subject}\r\n\r\nHello.\r\n`);
+
+function pool(port: number, extra: Partial<ConstructorParameters<typeof SmtpPool>[0]> = {}) {
+  const p = new SmtpPool({ host: '127.0.0.1', port, ignoreTLS: true, maxConnections: 2, ...extra });
+  closers.push(() => p.close());
+  return p;
+}
+
+describe('SMTP client', () => {
+  it('pipelines a transaction and delivers the message byte for byte, with dots and bare LFs mended', async () => {
+    const peer = await server();
+    const p = pool(peer.port);
+    const body = Buffer.from('Subject: dots\r\n\r\n.starts with a dot\nbare LF line\r\n..two dots\r\nend');
+    const reply = await p.send('a@parley.test', ['b@example.test', 'c@example.test'], body);
+    expect(reply.code).toBe(250);
+    expect(peer.got).toHaveLength(1);
+    expect(peer.got[0]?.to).toEqual(['b@example.test', 'c@example.test']);
+    expect(peer.got[0]?.data.toString()).toBe(
+      'Subject: dots\r\n\r\n.starts with a dot\r\nbare LF line\r\n..two dots\r\nend\r\n',
+    );
+  });
+
+  it('reuses pooled connections and speaks without PIPELINING when the server lacks it', async () => {
+    const peer = await server({ hidePIPELINING: true });
+    const p = pool(peer.port, { maxConnections: 2 });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => p.send('a@parley.test', ['b@example.test'], message(`m${i}`))),
+    );
+    expect(peer.got).toHaveLength(20);
+    expect(peer.connections()).toBeLessThanOrEqual(2);
+    expect(new Set(peer.got.map((g) => /Subject: (m\d+)/.exec(g.data.toString())?.[1])).size).toBe(20);
+  });
+
+  it('signs in with AUTH PLAIN or LOGIN; a refused login is a connection failure', async () => {
+    const users = { sam: 'secret' } as Record<string, string>;
+    const onAuth: SMTPServerOptions['onAuth'] = (auth, _s, cb) =>
+      users[auth.username ?? ''] === auth.password
+        ? cb(null, { user: auth.username })
+        : cb(new Error('bad login'));
+    for (const authMethods of [['PLAIN'], ['LOGIN']]) {
+      const peer = await server({ authOptional: false, authMethods, onAuth });
+      await pool(peer.port, { username: 'sam', password: 'secret' }).send(
+        'a@parley.test',
+        ['b@example.test'],
+        message('x'),
+      );
+      expect(peer.got[0]?.user).toBe('sam');
+      const err = await pool(peer.port, { username: 'sam', password: 'wrong' })
+        .send('a@parley.test', ['b@example.test'], message('x'))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SmtpReplyError);
+      expect((err as SmtpReplyError).stage).toBe('auth');
+      expect(classify(err)).toMatchObject({ connection: true, permanent: false });
+    }
+  });
+
+  it('upgrades with STARTTLS when offered, and verifies the certificate', async () => {
+    // smtp-server's built-in certificate is self-signed: refused by default, accepted when told.
+    const peer = await server();
+    const strict = await pool(peer.port, { ignoreTLS: false })
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(strict).toBeInstanceOf(SmtpNetworkError);
+    expect(classify(strict)).toMatchObject({ connection: true });
+    await pool(peer.port, { ignoreTLS: false, tls: { rejectUnauthorized: false } }).send(
+      'a@parley.test',
+      ['b@example.test'],
+      message('secure'),
+    );
+    expect(peer.got).toHaveLength(1);
+    expect(peer.got[0]?.secure).toBe(true);
+  });
+
+  it('reports refused recipients (5xx permanent, 4xx temporary) and keeps the connection', async () => {
+    const peer = await server({
+      refuse: (to) => (to.startsWith('gone') ? 550 : to.startsWith('busy') ? 451 : null),
+    });
+    const p = pool(peer.port, { maxConnections: 1 });
+    const gone = await p.send('a@parley.test', ['gone@example.test'], message('x')).catch((e: unknown) => e);
+    expect(gone).toMatchObject({ stage: 'rcpt', code: 550, recipients: ['gone@example.test'] });
+    expect(classify(gone)).toMatchObject({ permanent: true, recipientRefused: true, responseCode: 550 });
+    const busy = await p.send('a@parley.test', ['busy@example.test'], message('x')).catch((e: unknown) => e);
+    expect(classify(busy)).toMatchObject({ permanent: false, responseCode: 451, connection: false });
+    // Partly refused: the others get it, the refusal is reported.
+    const partly = await p
+      .send('a@parley.test', ['ok@example.test', 'gone@example.test'], message('partly'))
+      .catch((e: unknown) => e);
+    expect(partly).toMatchObject({ stage: 'rcpt', recipients: ['gone@example.test'] });
+    await p.send('a@parley.test', ['ok@example.test'], message('after'));
+    expect(peer.got.map((g) => g.to)).toEqual([['ok@example.test'], ['ok@example.test']]);
+    expect(peer.connections()).toBe(1);
+  });
+
+  it('a refused connection is a connection failure', async () => {
+    const free = net.createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    const err = await pool(port)
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ stage: 'connect' });
+    expect(classify(err)).toMatchObject({ connection: true, permanent: false });
+  });
+});
+
+/** Drops the line without a word; true: the script answers nothing more. */
+const hangUp = (socket: net.Socket) => {
+  socket.destroy();
+  return true;
+};
+
+/** A scripted SMTP server: answers like Postfix, with hooks to drop the line. */
+async function scripted(hooks: {
+  onMail?: (n: number, socket: net.Socket) => boolean;
+  onDot?: (socket: net.Socket) => boolean;
+}) {
+  let connections = 0;
+  let mails = 0;
+  let delivered = 0;
+  const srv = net.createServer((socket) => {
+    connections++;
+    socket.write('220 scripted ESMTP\r\n');
+    let buf = '';
+    let inData = false;
+    socket.on('data', (chunk) => {
+      buf += chunk.toString('latin1');
+      for (;;) {
+        if (inData) {
+          const end = buf.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          buf = buf.slice(end + 5);
+          inData = false;
+          if (hooks.onDot?.(socket)) return;
+          delivered++;
+          socket.write(`250 2.0.0 Ok: queued as Q${delivered}\r\n`);
+          continue;
+        }
+        const i = buf.indexOf('\r\n');
+        if (i < 0) return;
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') socket.write('250-scripted\r\n250-PIPELINING\r\n250 8BITMIME\r\n');
+        else if (verb === 'MAIL') {
+          if (hooks.onMail?.(++mails, socket)) return;
+          socket.write('250 2.1.0 Ok\r\n');
+        } else if (verb === 'RCPT') socket.write('250 2.1.5 Ok\r\n');
+        else if (verb === 'DATA') {
+          socket.write('354 End data with <CR><LF>.<CR><LF>\r\n');
+          inData = true;
+        } else if (verb === 'RSET') socket.write('250 2.0.0 Ok\r\n');
+        else if (verb === 'QUIT') socket.end('221 2.0.0 Bye\r\n');
+        else socket.write('502 5.5.2 Error: command not recognized\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => srv.close(r)));
+  return {
+    port: (srv.address() as AddressInfo).port,
+    connections: () => connections,
+    delivered: () => delivered,
+  };
+}
+
+describe('SMTP client, when the line drops', () => {
+  it('answers the queue id, and replaces a pooled connection the server dropped before the transaction', async () => {
+    // The second MAIL FROM meets a server that hangs up without a word, as one does after its
+    // idle timeout: nothing was handed over, so the message goes through a fresh connection.
+    const peer = await scripted({ onMail: (n, socket) => n === 2 && hangUp(socket) });
+    const p = pool(peer.port, { maxConnections: 1 });
+    const first = await p.send('a@parley.test', ['b@example.test'], message('1'));
+    expect(first.text).toContain('queued as Q1');
+    await p.send('a@parley.test', ['b@example.test'], message('2'));
+    expect(peer.delivered()).toBe(2);
+    expect(peer.connections()).toBe(2);
+  });
+
+  it('a line lost after the message was written leaves the outcome unknown (no code, not permanent)', async () => {
+    const peer = await scripted({ onDot: hangUp });
+    const err = await pool(peer.port)
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ stage: 'message' });
+    const e = classify(err);
+    expect(e).toMatchObject({ permanent: false, connection: false, responseCode: undefined });
+  });
+
+  it('a line lost before the message was written is a temporary failure (retried later)', async () => {
+    const peer = await scripted({ onMail: (_n, socket) => hangUp(socket) });
+    const err = await pool(peer.port)
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(classify(err)).toMatchObject({ permanent: false, connection: false, responseCode: 421 });
+  });
+});
+
+describe('dotStuffed', () => {
+  it('leaves a clean message untouched (the same buffer) and mends the rest', () => {
+    const clean = Buffer.from('a\r\nb\r\n');
+    expect(dotStuffed(clean)).toBe(clean);
+    expect(dotStuffed(Buffer.from('.a\r\nb\r\n.c')).toString()).toBe('..a\r\nb\r\n..c');
+    expect(dotStuffed(Buffer.from('a\nb\r\n')).toString()).toBe('a\r\nb\r\n');
+  });
+});
