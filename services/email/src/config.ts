@@ -40,6 +40,12 @@ export const EmailEnv = Type.Object({
   CAMPAIGN_WORKER: Type.Optional(Type.Boolean()),
   /** Messages per second this replica hands to the transport (token bucket); 0 or absent = no limit. */
   CAMPAIGN_RATE_PER_SECOND: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+  /**
+   * A sliding window shared by every replica (listmonk's "sliding window limit"): at most this
+   * many campaign messages in any CAMPAIGN_WINDOW_SECONDS (default 3600). Absent = no window.
+   */
+  CAMPAIGN_WINDOW_MESSAGES: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  CAMPAIGN_WINDOW_SECONDS: Type.Optional(Type.Number({ minimum: 1, maximum: 2_592_000 })),
   /** Recipients one claim takes (default 200). */
   CAMPAIGN_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
   /** Messages one replica has at the transport at once (default 20). */

@@ -39,6 +39,9 @@ export async function registerCampaigns(
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
       tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
+      window: c.CAMPAIGN_WINDOW_MESSAGES
+        ? { messages: c.CAMPAIGN_WINDOW_MESSAGES, seconds: c.CAMPAIGN_WINDOW_SECONDS ?? 3600 }
+        : null,
     },
   });
   await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, sender, mail }));

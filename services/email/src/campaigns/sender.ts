@@ -47,6 +47,8 @@ export interface SenderOptions {
   pollMs: number;
   tickMs: number;
   connectionFailures: number;
+  /** The sliding window shared by all replicas (null: none). */
+  window?: SendWindow | null;
 }
 
 export interface LaunchRequest {
@@ -80,7 +82,7 @@ class Throttle {
   }
 }
 
-interface Claimed {
+export interface Claimed {
   id: string;
   send_id: number;
   email: string;
@@ -99,6 +101,57 @@ interface Outcome {
   /** -1: the attempt did not happen (no connection), so it does not count. */
   attemptAdj: number;
   trackingId: string;
+}
+
+/** A limit shared by every replica: at most `messages` handed out in any `seconds`. */
+export interface SendWindow {
+  messages: number;
+  seconds: number;
+}
+
+/** The lock that makes a window's check and claim one step across replicas. */
+const WINDOW_LOCK = 0x70a7_1e02;
+
+const CLAIM_SQL = `WITH c AS (
+     SELECT r."id" FROM "email_campaign_recipients" r
+     WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
+       AND r."send_id" IN (SELECT "id" FROM "email_campaign_sends" WHERE "status" = 'sending')
+     ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
+   UPDATE "email_campaign_recipients" r
+     SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
+         "lease_until" = now() + $3 * interval '1 millisecond'
+   FROM c WHERE r."id" = c."id"
+   RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts"`;
+
+/**
+ * Claims up to `batchSize` due recipients for `worker` (committed 'sending' with a lease before
+ * any byte goes out). With a shared window, the room left in it is read and the claim recorded
+ * in `email_send_ledger` in one transaction under an advisory lock, so replicas together never
+ * claim more than the window allows; without one, a single statement and no lock.
+ */
+export async function claimRecipients(
+  pool: pg.Pool,
+  worker: string,
+  o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
+): Promise<Claimed[]> {
+  const window = o.window;
+  if (!window) return (await pool.query<Claimed>(CLAIM_SQL, [o.batchSize, worker, o.leaseMs])).rows;
+  return inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [WINDOW_LOCK]);
+    const { rows } = await client.query<{ used: number }>(
+      `WITH gone AS (DELETE FROM "email_send_ledger" WHERE "claimed_at" <= now() - $1 * interval '1 second')
+       SELECT coalesce(sum("messages"), 0)::int AS used FROM "email_send_ledger"
+       WHERE "claimed_at" > now() - $1 * interval '1 second'`,
+      [window.seconds],
+    );
+    const room = window.messages - (rows[0]?.used ?? 0);
+    if (room <= 0) return [];
+    const claimed = (await client.query<Claimed>(CLAIM_SQL, [Math.min(o.batchSize, room), worker, o.leaseMs]))
+      .rows;
+    if (claimed.length)
+      await client.query(`INSERT INTO "email_send_ledger" ("messages") VALUES ($1)`, [claimed.length]);
+    return claimed;
+  });
 }
 
 export class CampaignSender {
@@ -414,19 +467,7 @@ export class CampaignSender {
     const o = this.deps.options;
     // The transport first: if it cannot be had, nothing is claimed.
     const transport = await this.deps.transports.get();
-    const { rows: batch } = await this.deps.pool.query<Claimed>(
-      `WITH c AS (
-         SELECT r."id" FROM "email_campaign_recipients" r
-         WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
-           AND r."send_id" IN (SELECT "id" FROM "email_campaign_sends" WHERE "status" = 'sending')
-         ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
-       UPDATE "email_campaign_recipients" r
-         SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
-             "lease_until" = now() + $3 * interval '1 millisecond'
-       FROM c WHERE r."id" = c."id"
-       RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts"`,
-      [o.batchSize, this.workerId, o.leaseMs],
-    );
+    const batch = await claimRecipients(this.deps.pool, this.workerId, o);
     if (!batch.length) return 0;
     // Committed: from here on, a crash leaves these rows 'sending' for the reaper (→ unknown).
     const outcomes: Outcome[] = [];
