@@ -1,10 +1,8 @@
-import { PrismaPg } from '@prisma/adapter-pg';
+import { prismaOnPool } from '@parley/kit/prisma';
 import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type BlogDb = PrismaClient;
 
-/** Prisma client on the service's shared pg pool (so pool metrics cover Prisma too). */
-export function createDb(pool: pg.Pool): BlogDb {
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
-}
+/** Prisma client on the service's shared pg pool (the kit's prismaOnPool). */
+export const createDb = (pool: pg.Pool): BlogDb => prismaOnPool(PrismaClient, pool);

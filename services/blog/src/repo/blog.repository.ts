@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlogPost } from '@parley/contracts';
-import { enqueueEvent } from '@parley/kit';
+import { enqueueEvent, isUniqueViolation } from '@parley/kit';
 import type pg from 'pg';
 import type { BlogDb } from '../db.ts';
 import { CONTENT_TYPES, type ImageType } from '../domain/images.ts';
@@ -43,11 +43,6 @@ export const fieldsOf = (row: PostRow): PostFields => ({
   metaDescription: row.metaDescription,
   publishedAt: row.publishedAt,
 });
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === 'P2002' || e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 /** Published and already due (a future publishedAt schedules the post). */
 const visible = (now: Date) => ({ status: 'published' as const, publishedAt: { lte: now } });

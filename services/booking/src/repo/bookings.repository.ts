@@ -1,5 +1,5 @@
 import type { Booking, BookingStatus, ContactBody, ContactRequest } from '@parley/contracts';
-import { enqueueEvent } from '@parley/kit';
+import { enqueueEvent, isUniqueViolation } from '@parley/kit';
 import type pg from 'pg';
 import type { BookingDb } from '../db.ts';
 import type { NewBooking } from '../domain/booking-rules.ts';
@@ -46,11 +46,6 @@ export function toContactRequest(row: ContactRow): ContactRequest {
     createdAt: row.createdAt.toISOString(),
   };
 }
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === 'P2002' || e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 /** All database access of the booking service. */
 export class BookingRepository {

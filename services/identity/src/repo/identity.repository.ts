@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminRole, AdminUser, SessionRevokeReason } from '@parley/contracts';
-import { enqueueEvent } from '@parley/kit';
+import { enqueueEvent, isUniqueViolation } from '@parley/kit';
 import type { IdentityDb } from '../db.ts';
 import { removesLastSuperAdmin } from '../domain/validation.ts';
 import type { AdminUser as AdminUserRow, Prisma } from '../generated/prisma/client.ts';
@@ -17,11 +17,6 @@ export class DuplicateEmailError extends Error {
 export class LastSuperAdminError extends Error {
   override name = 'LastSuperAdminError';
 }
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === 'P2002' || e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 export function toAdminUser(row: AdminUserRow, invitationPending = false): AdminUser {
   return {

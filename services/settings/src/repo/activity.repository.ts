@@ -1,4 +1,4 @@
-import { claimEvent, pgExecutor } from '@parley/kit';
+import { claimEvent, inTransaction, pgExecutor } from '@parley/kit';
 import type pg from 'pg';
 import type { LogData } from '../domain/activity.ts';
 import type { ActivityFacts } from '../domain/feature-rules.ts';
@@ -281,19 +281,11 @@ export class ActivityRepository {
     eventId: string,
     apply: (writer: ActivityWriter) => Promise<void>,
   ): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const first = await claimEvent(pgExecutor(client), consumer, eventId);
       if (first) await apply(new ActivityWriter(client));
-      await client.query('COMMIT');
       return first;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** The facts as of `recentSince` (the window of "recent") and `followUpBefore` (slots passed). */
