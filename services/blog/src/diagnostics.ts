@@ -1,7 +1,7 @@
 import type { DiagnosticResult } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
-import type { ContentGenerator } from './ai/index.ts';
 import type { BlogConfig } from './config.ts';
+import type { ContentGenerator } from './providers/index.ts';
 
 /**
  * The blog service's own diagnostic (answered over request/reply for the settings screen):

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
-import { generatorFrom } from './ai/index.ts';
 import { BlogEnv, settingsFrom } from './config.ts';
 import { createDb } from './db.ts';
 import { registerDiagnostics } from './diagnostics.ts';
 import { PublicCache } from './domain/public-cache.ts';
+import { generatorFrom } from './providers/index.ts';
 import { BlogRepository } from './repo/blog.repository.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { publicRoutes } from './routes/public.ts';

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localGenerator } from '../src/ai/index.ts';
-import type { ContentGenerator } from '../src/ai/types.ts';
 import { checkOpenAi, registerDiagnostics } from '../src/diagnostics.ts';
+import { localGenerator } from '../src/providers/index.ts';
+import type { ContentGenerator } from '../src/providers/types.ts';
 
 const openai: ContentGenerator = { ...localGenerator, provider: 'openai', model: 'gpt-4o-mini' };
 const KEY = 'sk-test-0123456789';

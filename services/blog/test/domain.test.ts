@@ -2,11 +2,11 @@ import { articleSlug, GENERATED_SLUG_MAX, parseTags, readingMinutes, slugify } f
 import { Resvg } from '@resvg/resvg-js';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { renderCard } from '../src/ai/local-image.ts';
-import { writeLocalArticle } from '../src/ai/local-writer.ts';
 import { renderRss, renderSitemap } from '../src/domain/feeds.ts';
 import { sniffImage } from '../src/domain/images.ts';
 import { applyPostInput, eventOf, isAcceptableImageUrl } from '../src/domain/post-rules.ts';
+import { renderCard } from '../src/providers/local-image.ts';
+import { writeLocalArticle } from '../src/providers/local-writer.ts';
 import { RENDER_OPTIONS, svgToPng } from '../src/social-image.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');

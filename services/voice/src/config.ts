@@ -1,7 +1,7 @@
 import { DEFAULT_VOICES } from '@parley/contracts';
 import { publicOriginOf, ServiceEnv } from '@parley/kit/config';
 import { type Static, Type } from 'typebox';
-import type { VoiceEntry } from './speech/types.ts';
+import type { VoiceEntry } from './providers/speech/types.ts';
 
 export const VoiceEnv = Type.Object({
   ...ServiceEnv,

@@ -1,8 +1,8 @@
 import type { DiagnosticResult } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
-import type { CallProvider } from './calls/types.ts';
 import type { VoiceConfig } from './config.ts';
-import type { SpeechEngine, VoiceEntry } from './speech/types.ts';
+import type { CallProvider } from './providers/calls/types.ts';
+import type { SpeechEngine, VoiceEntry } from './providers/speech/types.ts';
 
 /**
  * The voice service's own diagnostics (answered over request/reply for the settings

@@ -1,17 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineService, type ServiceDeps } from '@parley/kit';
-import { callSimulator } from './calls/simulator.ts';
-import type { CallProvider } from './calls/types.ts';
 import { settingsFrom, VoiceEnv, type VoiceSettings } from './config.ts';
 import { createDb } from './db.ts';
 import { registerDiagnostics } from './diagnostics.ts';
+import { callSimulator } from './providers/calls/simulator.ts';
+import type { CallProvider } from './providers/calls/types.ts';
+import { elevenLabsEngine } from './providers/speech/elevenlabs.ts';
+import { localSpeechEngine } from './providers/speech/local.ts';
 import { CallsRepository } from './repo/calls.repository.ts';
 import { SpeechRepository } from './repo/speech.repository.ts';
 import { callRoutes } from './routes/calls.ts';
 import { speechRoutes } from './routes/speech.ts';
-import { elevenLabsEngine } from './speech/elevenlabs.ts';
-import { localSpeechEngine } from './speech/local.ts';
-import { SpeechService } from './speech/speech.service.ts';
+import { SpeechService } from './speech.service.ts';
 
 /**
  * The speech cache's retention job: every replica runs it (at start, then periodically); the
@@ -74,7 +74,7 @@ export const voiceService = defineService({
     let provider: CallProvider;
     if (accountSid && authToken && from) {
       // Twilio's SDK loads only when configured: module loading is start-up time.
-      const { twilioProvider } = await import('./calls/twilio.ts');
+      const { twilioProvider } = await import('./providers/calls/twilio.ts');
       provider = twilioProvider({
         accountSid,
         authToken,

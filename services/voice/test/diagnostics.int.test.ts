@@ -1,7 +1,7 @@
 import { DEFAULT_VOICES } from '@parley/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerDiagnostics } from '../src/diagnostics.ts';
-import { localSpeechEngine } from '../src/speech/local.ts';
+import { localSpeechEngine } from '../src/providers/speech/local.ts';
 
 /** voice-api against the real local engine (eSpeak NG in a worker, LAME to MP3). */
 const engine = localSpeechEngine({ workers: 1 });

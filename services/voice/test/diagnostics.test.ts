@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallProvider } from '../src/calls/types.ts';
 import { checkSpeech, checkTwilio, registerDiagnostics, VOICE_CHECK_PHRASE } from '../src/diagnostics.ts';
-import type { SpeechEngine } from '../src/speech/types.ts';
+import type { CallProvider } from '../src/providers/calls/types.ts';
+import type { SpeechEngine } from '../src/providers/speech/types.ts';
 
 const voice = { id: 'v1', name: 'Rachel' };
 const mp3 = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(400).fill(0)]);

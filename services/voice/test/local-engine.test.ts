@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { localSpeechEngine, SpeechTimeoutError } from '../src/speech/local.ts';
+import { localSpeechEngine, SpeechTimeoutError } from '../src/providers/speech/local.ts';
 import { parseMp3 } from './mp3.ts';
 
 // Real worker threads running the real eSpeak worker; the crashable script adds only a way to

@@ -14,9 +14,9 @@ import {
   UploadImageResponse,
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
-import type { ImageData } from '../ai/index.ts';
 import { imagePath, sniffImage } from '../domain/images.ts';
 import { applyPostInput } from '../domain/post-rules.ts';
+import type { ImageData } from '../providers/index.ts';
 import { DuplicateSlugError } from '../repo/blog.repository.ts';
 import type { BlogRouteContext } from './context.ts';
 

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from '@parley/kit';
-import type { ContentGenerator } from '../ai/index.ts';
 import type { BlogSettings } from '../config.ts';
 import type { PublicCache } from '../domain/public-cache.ts';
+import type { ContentGenerator } from '../providers/index.ts';
 import type { BlogRepository } from '../repo/blog.repository.ts';
 
 export interface BlogRouteContext {

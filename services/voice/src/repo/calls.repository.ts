@@ -1,8 +1,8 @@
 import { type CallStatus, type Conversation, FINAL_CALL_STATUSES } from '@parley/contracts';
 import { enqueueEvent } from '@parley/kit';
-import type { CallRef } from '../calls/types.ts';
 import type { VoiceDb } from '../db.ts';
 import type { Prisma, Conversation as Row } from '../generated/prisma/client.ts';
+import type { CallRef } from '../providers/calls/types.ts';
 
 type Tx = Prisma.TransactionClient;
 

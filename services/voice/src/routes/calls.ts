@@ -13,10 +13,10 @@ import {
 } from '@parley/contracts';
 import { badRequest, HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { FastifyRequest } from 'fastify';
-import type { CallProvider } from '../calls/types.ts';
 import type { VoiceSettings } from '../config.ts';
+import type { CallProvider } from '../providers/calls/types.ts';
 import type { CallsRepository, DemoRefusal } from '../repo/calls.repository.ts';
-import type { SpeechService } from '../speech/speech.service.ts';
+import type { SpeechService } from '../speech.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 502: ErrorBody };
 const DEFAULT_GREETING =
@@ -148,7 +148,7 @@ export async function callRoutes(
         typeof signature !== 'string' ||
         // Signed over the URL Twilio was given: the public origin, the path and the query
         // (which names the conversation), as the request arrives here through the gateway.
-        !(await import('../calls/twilio.ts')).isValidTwilioSignature(
+        !(await import('../providers/calls/twilio.ts')).isValidTwilioSignature(
           ctx.twilioAuthToken,
           signature,
           `${settings.publicBaseUrl}${request.url}`,

@@ -11,8 +11,8 @@ import {
 import { badRequest, HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VoiceSettings } from '../config.ts';
-import type { SpeechService } from '../speech/speech.service.ts';
-import type { VoiceEntry } from '../speech/types.ts';
+import type { VoiceEntry } from '../providers/speech/types.ts';
+import type { SpeechService } from '../speech.service.ts';
 
 /** Seconds the gateway may answer a repeated public line from its edge cache. */
 const EDGE_TTL_S = 60;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Speaker } from '@parley/contracts';
-import type { SpeechRepository } from '../repo/speech.repository.ts';
-import type { SpeechEngine, VoiceEntry } from './types.ts';
+import type { SpeechEngine, VoiceEntry } from './providers/speech/types.ts';
+import type { SpeechRepository } from './repo/speech.repository.ts';
 
 export interface SpeechResult {
   mp3: Uint8Array;
