@@ -4,6 +4,7 @@ import { BlogEnv, settingsFrom } from './config.ts';
 import { createDb } from './db.ts';
 import { registerDiagnostics } from './diagnostics.ts';
 import { PublicCache } from './domain/public-cache.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { generatorFrom } from './providers/index.ts';
 import { BlogRepository } from './repo/blog.repository.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -14,6 +15,7 @@ export const blogService = defineService({
   name: 'blog',
   envSchema: BlogEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const settings = settingsFrom(deps.config);
     const db = createDb(deps.pool);

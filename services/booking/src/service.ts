@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
 import { BookingEnv, scheduleFrom } from './config.ts';
 import { createDb } from './db.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { BookingRepository } from './repo/bookings.repository.ts';
 import { bookingRoutes } from './routes/bookings.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -11,6 +12,7 @@ export const bookingService = defineService({
   name: 'booking',
   envSchema: BookingEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const schedule = scheduleFrom(deps.config);
     const db = createDb(deps.pool);

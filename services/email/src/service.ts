@@ -4,6 +4,7 @@ import { registerAudience } from './audience.ts';
 import { registerCampaigns } from './campaigns/index.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { registerMail } from './mail.ts';
 
 /** Composition root of the email service: the audience (books, contacts, imports), mail and campaigns. */
@@ -11,6 +12,7 @@ export const emailService = defineService({
   name: 'email',
   envSchema: EmailEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());

@@ -5,6 +5,7 @@ import { IdentityEnv, settingsFrom } from './config.ts';
 import { PasswordChecker } from './crypto.ts';
 import { createDb } from './db.ts';
 import { THROTTLE_WINDOW_MS } from './domain/throttle.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { IdentityRepository } from './repo/identity.repository.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -19,6 +20,7 @@ export const identityService = defineService({
   name: 'identity',
   envSchema: IdentityEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const settings = settingsFrom(deps.config);
     const db = createDb(deps.pool);

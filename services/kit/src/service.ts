@@ -2,6 +2,7 @@ import {
   type DiagnosticResult,
   deadLettersSubject,
   diagnosticsSubject,
+  EVENTS,
   type EventSubject,
   type ServiceName,
 } from '@parley/contracts';
@@ -64,10 +65,21 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   onShutdown(fn: () => Promise<void>): void;
 }
 
+/** What a service publishes and consumes: its `src/events.ts`, checked by the kit. */
+export interface ServiceEvents {
+  publishes: readonly EventSubject[];
+  consumes: readonly EventSubject[];
+}
+
 export interface ServiceModule<S extends TObject = TObject> {
   name: ServiceName;
   envSchema: S;
   migrationsDir: string;
+  /**
+   * The service's events.ts. `publishes` must be subjects the catalogue gives this service as
+   * producer; `deps.consume` refuses a consumer of a subject not in `consumes`.
+   */
+  events: ServiceEvents;
   /** Adds the service's routes and consumers. */
   register(app: ServiceInstance, deps: ServiceDeps<Static<S> & BaseConfig>): Promise<void>;
 }
@@ -94,6 +106,17 @@ export interface RunningService {
 }
 
 export function defineService<S extends TObject>(module: ServiceModule<S>): ServiceModule<S> {
+  const wrong = [
+    ...module.events.publishes
+      .filter((s) => EVENTS[s]?.producer !== module.name)
+      .map((s) => `publishes ${s}, which the event catalogue gives to ${EVENTS[s]?.producer ?? 'nobody'}`),
+    ...module.events.consumes
+      .filter((s) => !EVENTS[s] || EVENTS[s].producer === module.name)
+      .map(
+        (s) => `consumes ${s}, which ${EVENTS[s] ? 'it produces itself' : 'is not in the event catalogue'}`,
+      ),
+  ];
+  if (wrong.length) throw new Error(`${module.name}/src/events.ts: ${wrong.join('; ')}`);
   return module;
 }
 
@@ -164,6 +187,11 @@ export async function startService<S extends TObject>(
       internal: requireInternal(secret),
     },
     consume: async (spec) => {
+      const undeclared = spec.subjects.filter((s) => !module.events.consumes.includes(s));
+      if (undeclared.length)
+        throw new Error(
+          `${module.name}: consumer ${spec.durable} takes ${undeclared.join(', ')}, not declared in CONSUMES (src/events.ts)`,
+        );
       const sub = await bus.subscribe(
         busConsumer(
           { ...spec, concurrency: spec.concurrency ?? config.EVENT_CONCURRENCY },

@@ -35,6 +35,7 @@ describe('stopping a service', () => {
       name: 'settings',
       envSchema: Type.Object(ServiceEnv),
       migrationsDir: emptyMigrations,
+      events: { publishes: [], consumes: [] },
       async register(app, deps) {
         // A handler that never answers, and a client checked out and never released.
         app.get('/stuck', async () => {

@@ -5,6 +5,7 @@ import { BrandService } from './crawl/brand.service.ts';
 import { createDb } from './db.ts';
 import { PlatformProbe } from './diagnostics/probe.ts';
 import { parseAllowList } from './domain/address-policy.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { ActivityRepository } from './repo/activity.repository.ts';
 import { SettingsRepository } from './repo/settings.repository.ts';
 import { brandRoutes } from './routes/brand.ts';
@@ -22,6 +23,7 @@ export const settingsService = defineService({
   name: 'settings',
   envSchema: SettingsEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const sealKey = parseSecretKey(deps.config.SETTINGS_ENCRYPTION_KEY, 'SETTINGS_ENCRYPTION_KEY');
     const db = createDb(deps.pool);

@@ -3,6 +3,7 @@ import { defineService, type ServiceDeps } from '@parley/kit';
 import { settingsFrom, VoiceEnv, type VoiceSettings } from './config.ts';
 import { createDb } from './db.ts';
 import { registerDiagnostics } from './diagnostics.ts';
+import { CONSUMES, PUBLISHES } from './events.ts';
 import { callSimulator } from './providers/calls/simulator.ts';
 import type { CallProvider } from './providers/calls/types.ts';
 import { elevenLabsEngine } from './providers/speech/elevenlabs.ts';
@@ -48,6 +49,7 @@ export const voiceService = defineService({
   name: 'voice',
   envSchema: VoiceEnv,
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+  events: { publishes: PUBLISHES, consumes: CONSUMES },
   async register(app, deps) {
     const settings = settingsFrom(deps.config);
     const engine = deps.config.ELEVENLABS_API_KEY
