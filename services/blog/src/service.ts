@@ -3,10 +3,10 @@ import { defineService } from '@parley/kit';
 import { BlogEnv, settingsFrom } from './config.ts';
 import { createDb } from './db.ts';
 import { registerDiagnostics } from './diagnostics.ts';
-import { PublicCache } from './domain/public-cache.ts';
 import { CONSUMES, PUBLISHES } from './events.ts';
 import { generatorFrom } from './providers/index.ts';
 import { BlogRepository } from './repo/blog.repository.ts';
+import { PublicCache } from './repo/public-cache.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { publicRoutes } from './routes/public.ts';
 

@@ -3,7 +3,7 @@ import { migrate } from '@parley/kit';
 import { createTestDatabase } from '@parley/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PublicCache } from '../src/domain/public-cache.ts';
+import { PublicCache } from '../src/repo/public-cache.ts';
 
 // The public cache's LISTEN connection against a real PostgreSQL that kills it and refuses
 // new connections for a while (as during a database restart or failover).

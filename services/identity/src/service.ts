@@ -10,6 +10,7 @@ import { IdentityRepository } from './repo/identity.repository.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
+import { SessionService } from './session.service.ts';
 
 export { type ProvisionInput, provisionAdmin } from './provision.ts';
 
@@ -29,7 +30,8 @@ export const identityService = defineService({
     const passwords = await PasswordChecker.create();
     await ensureFirstAdmin(repo, deps.config, deps.logger, { now: deps.now });
 
-    const ctx = { repo, deps, settings, passwords, now: deps.now };
+    const sessions = new SessionService(repo, passwords, settings, deps.now);
+    const ctx = { repo, sessions, deps, settings, passwords, now: deps.now };
     await sessionRoutes(app, ctx);
     await userRoutes(app, ctx);
     await internalRoutes(app, ctx);

@@ -1,8 +1,8 @@
 import type { ServiceDeps } from '@parley/kit';
 import type { BlogSettings } from '../config.ts';
-import type { PublicCache } from '../domain/public-cache.ts';
 import type { ContentGenerator } from '../providers/index.ts';
 import type { BlogRepository } from '../repo/blog.repository.ts';
+import type { PublicCache } from '../repo/public-cache.ts';
 
 export interface BlogRouteContext {
   repo: BlogRepository;

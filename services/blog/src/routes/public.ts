@@ -3,7 +3,7 @@ import { notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRss, renderSitemap } from '../domain/feeds.ts';
 import { CONTENT_TYPES, parseImageFile } from '../domain/images.ts';
-import type { CachedBody } from '../domain/public-cache.ts';
+import type { CachedBody } from '../repo/public-cache.ts';
 import { svgToPng } from '../social-image.ts';
 import type { BlogRouteContext } from './context.ts';
 

@@ -3,10 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import type { IdentitySettings } from '../config.ts';
 import type { PasswordChecker } from '../crypto.ts';
 import type { IdentityRepository } from '../repo/identity.repository.ts';
+import type { SessionService } from '../session.service.ts';
 
 /** What every identity route module receives from the composition root. */
 export interface IdentityRouteContext {
   repo: IdentityRepository;
+  sessions: SessionService;
   deps: ServiceDeps;
   settings: IdentitySettings;
   passwords: PasswordChecker;

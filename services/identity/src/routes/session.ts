@@ -11,20 +11,15 @@ import {
   SuccessResponse,
 } from '@parley/contracts';
 import { badRequest, HttpError, type ServiceInstance } from '@parley/kit';
-import { hashPassword, hashToken, newToken } from '../crypto.ts';
 import { buildSessionCookie, clearSessionCookies, readSessionToken } from '../domain/cookies.ts';
-import { THROTTLE_WINDOW_MS, throttleDecision, throttleMessage } from '../domain/throttle.ts';
 import {
   changePasswordProblem,
   loginInputProblem,
   MESSAGES,
   newPasswordProblem,
-  normalizeEmail,
 } from '../domain/validation.ts';
 import type { AdminUser as AdminUserRow } from '../generated/prisma/client.ts';
 import { clientOf, type IdentityRouteContext, isSecure } from './context.ts';
-
-const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
 
 const loginAnswer = (a: AdminUserRow) => ({
   admin: {
@@ -35,9 +30,12 @@ const loginAnswer = (a: AdminUserRow) => ({
   },
 });
 
-/** Sign-in, the current admin, sign-out, password change, and invitation redemption. */
+/**
+ * Sign-in, the current admin, sign-out, password change, and invitation redemption: input
+ * checks and cookies here, the steps in SessionService (session.service.ts).
+ */
 export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteContext) {
-  const { repo, deps, settings, passwords, now } = ctx;
+  const { sessions, deps, settings } = ctx;
   const publicLimit = { rateLimit: { max: settings.loginRateLimit, timeWindow: '1 minute' } };
 
   app.post(
@@ -53,40 +51,21 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
     async (request, reply) => {
       const problem = loginInputProblem(request.body);
       if (problem) throw badRequest(problem);
-      const email = normalizeEmail(request.body.email);
-      const at = now();
-      const attempt = await repo.recordAttempt(email, request.ip, at, THROTTLE_WINDOW_MS);
-      const decision = throttleDecision(attempt, at);
-      if (decision.blocked) {
-        await repo.dropAttempt(attempt.attemptId);
-        request.log.warn({ email, ip: request.ip }, 'sign-in throttled');
-        throw new HttpError(429, throttleMessage(decision.retryAfterSeconds), {
-          'retry-after': String(decision.retryAfterSeconds),
-        });
+      const email = request.body.email;
+      try {
+        const { admin, token } = await sessions.signIn(email, request.body.password, clientOf(request));
+        request.log.info({ adminId: admin.id }, 'signed in');
+        reply.header('set-cookie', buildSessionCookie(token, isSecure(request)));
+        reply.header('cache-control', 'no-store');
+        return loginAnswer(admin);
+      } catch (err) {
+        if (err instanceof HttpError)
+          request.log[err.statusCode === 429 ? 'warn' : 'info'](
+            { email, ip: request.ip },
+            err.statusCode === 429 ? 'sign-in throttled' : 'sign-in failed',
+          );
+        throw err;
       }
-      const admin = await repo.findByEmail(email);
-      // Always one Argon2 verification (a dummy one for unknown emails); inactive admins get
-      // the same answer as a wrong password.
-      const valid = await passwords.check(admin?.passwordHash ?? null, request.body.password);
-      if (!admin || !valid || !admin.isActive) {
-        request.log.info({ email, ip: request.ip }, 'sign-in failed');
-        throw unauthorized(MESSAGES.invalidCredentials);
-      }
-      const token = newToken();
-      await repo.startSession(
-        admin.id,
-        { tokenHash: hashToken(token), ...clientOf(request) },
-        at,
-        settings.sessionIdleMs,
-        {
-          email,
-          attemptId: attempt.attemptId,
-        },
-      );
-      request.log.info({ adminId: admin.id }, 'signed in');
-      reply.header('set-cookie', buildSessionCookie(token, isSecure(request)));
-      reply.header('cache-control', 'no-store');
-      return loginAnswer(admin);
     },
   );
 
@@ -94,8 +73,7 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
     '/api/admin/me',
     { onRequest: deps.auth.admin, schema: { response: { 200: Me, 401: ErrorBody } } },
     async (request, reply) => {
-      const admin = await repo.findById(request.admin!.adminId);
-      if (!admin?.isActive) throw unauthorized();
+      const admin = await sessions.current(request.admin!.adminId);
       reply.header('cache-control', 'no-store');
       return {
         id: admin.id,
@@ -112,7 +90,7 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
     { onRequest: deps.auth.admin, schema: { response: { 200: ActiveSessionsResponse, 401: ErrorBody } } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { count: await repo.countActiveSessions(now()) };
+      return { count: await sessions.activeSessions() };
     },
   );
 
@@ -120,8 +98,7 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
     '/api/admin/logout',
     { onRequest: deps.auth.admin, schema: { response: { 200: SuccessResponse, 401: ErrorBody } } },
     async (request, reply) => {
-      const token = readSessionToken(request.headers.cookie);
-      if (token) await repo.endSession(request.admin!.adminId, hashToken(token));
+      await sessions.signOut(request.admin!.adminId, readSessionToken(request.headers.cookie));
       reply.header('set-cookie', clearSessionCookies(isSecure(request), request.headers.cookie));
       return { success: true as const };
     },
@@ -140,18 +117,14 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
     async (request) => {
       const problem = changePasswordProblem(request.body);
       if (problem) throw badRequest(problem);
-      const admin = await repo.findById(request.admin!.adminId);
-      if (!admin?.isActive) throw unauthorized();
-      if (!(await passwords.check(admin.passwordHash, request.body.currentPassword))) {
-        throw badRequest(MESSAGES.currentPasswordIncorrect);
-      }
-      const token = readSessionToken(request.headers.cookie);
-      await repo.changePassword(
-        admin.id,
-        await hashPassword(request.body.newPassword),
-        token ? hashToken(token) : null,
+      const adminId = request.admin!.adminId;
+      await sessions.changePassword(
+        adminId,
+        request.body.currentPassword,
+        request.body.newPassword,
+        readSessionToken(request.headers.cookie),
       );
-      request.log.info({ adminId: admin.id }, 'password changed; other sessions ended');
+      request.log.info({ adminId }, 'password changed; other sessions ended');
       return { success: true as const };
     },
   );
@@ -163,8 +136,7 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
       schema: { body: InvitationLookupBody, response: { 200: InvitationLookupResponse, 400: ErrorBody } },
     },
     async (request) => {
-      const inv = await repo.findInvitation(hashToken(request.body.token), now());
-      if (!inv) throw badRequest(MESSAGES.invalidInvitation);
+      const inv = await sessions.invitation(request.body.token);
       const a = inv.adminUser;
       return {
         email: a.email,
@@ -187,21 +159,13 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
       if (typeof body.token !== 'string' || !body.token) throw badRequest(MESSAGES.invalidInvitation);
       const problem = newPasswordProblem(body.password);
       if (problem) throw badRequest(problem);
-      const tokenHash = hashToken(body.token);
-      const at = now();
-      // Check before hashing, so a dead link costs no Argon2 work.
-      if (!(await repo.findInvitation(tokenHash, at))) throw badRequest(MESSAGES.invalidInvitation);
-      const sessionToken = newToken();
-      const admin = await repo.acceptInvitation(
-        tokenHash,
-        await hashPassword(body.password as string),
-        { tokenHash: hashToken(sessionToken), ...clientOf(request) },
-        at,
-        settings.sessionIdleMs,
+      const { admin, token } = await sessions.acceptInvitation(
+        body.token,
+        body.password as string,
+        clientOf(request),
       );
-      if (!admin) throw badRequest(MESSAGES.invalidInvitation);
       request.log.info({ adminId: admin.id }, 'invitation accepted; signed in');
-      reply.header('set-cookie', buildSessionCookie(sessionToken, isSecure(request)));
+      reply.header('set-cookie', buildSessionCookie(token, isSecure(request)));
       reply.header('cache-control', 'no-store');
       return loginAnswer(admin);
     },
