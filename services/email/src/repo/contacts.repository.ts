@@ -155,13 +155,33 @@ export class ContactsRepository {
       if (probe.rows.length >= need) rows = probe.rows.slice(query.offset, need);
       capped = probe.rows.length > CONTACT_SEARCH_COUNT_CAP;
     }
+    if (rows === null && !short) {
+      // Rarer terms: the trigram index finds every match, and `id + 0` keeps the planner from
+      // walking the whole primary key instead. Sorting needs every match, so the same scan
+      // counts them (a window count): no second pass through the index for the total.
+      const found = await this.pool.query<ContactRow & { matches: string }>(
+        `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM "email_contacts" c WHERE ${matchWhere}
+         ORDER BY c."id" + 0 DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+        values,
+      );
+      const first = found.rows[0];
+      if (first) {
+        const n = Number(first.matches);
+        return this.page(
+          found.rows,
+          query.limit,
+          Math.min(n, CONTACT_SEARCH_COUNT_CAP),
+          n <= CONTACT_SEARCH_COUNT_CAP,
+        );
+      }
+      rows = found.rows;
+    }
     if (rows === null) {
       // A term of fewer than three characters has no trigram: newest first, it is common enough
-      // to fill a page quickly. Rarer terms: the trigram index finds every match, and `id + 0`
-      // keeps the planner from walking the whole primary key instead.
+      // to fill a page quickly.
       const found = await this.pool.query<ContactRow>(
         `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE ${matchWhere}
-         ORDER BY c."id"${short ? '' : ' + 0'} DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+         ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
         values,
       );
       rows = found.rows;
