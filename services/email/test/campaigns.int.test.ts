@@ -339,6 +339,24 @@ describe('sending', () => {
       expect(failed.json.items).toEqual([
         expect.objectContaining({ email: 'never@refuse.example', attempts: 1 }),
       ]);
+      // The 550 to RCPT TO is this mail's bounce: on its tracking row and on the address,
+      // which is suppressed (its contact marked bounced), as for any other mail.
+      const tracking = await db.query(
+        `SELECT t."status", t."bounced_at" IS NOT NULL AS bounced FROM "email_tracking" t
+         JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"
+         JOIN "email_campaign_sends" s ON s."id" = r."send_id"
+         WHERE s."campaign_id" = $1 AND r."email" = 'never@refuse.example'`,
+        [c.id],
+      );
+      expect(tracking.rows).toEqual([{ status: 'bounced', bounced: true }]);
+      const suppressed = await db.query(
+        `SELECT "reason" FROM "email_suppressions" WHERE "address" = 'never@refuse.example'`,
+      );
+      expect(suppressed.rows).toEqual([{ reason: 'bounced' }]);
+      const contactRow = await db.query(
+        `SELECT "status" FROM "email_contacts" WHERE "email" = 'never@refuse.example'`,
+      );
+      expect(contactRow.rows).toEqual([{ status: 'bounced' }]);
     } finally {
       smtp.rcpt = () => null;
     }

@@ -28,6 +28,8 @@ export async function registerCampaigns(
     settings: mail.settings,
     signer: mail.signer,
     origin: mail.mailer.origin,
+    recordBounce: (trackingId, address, reason, source) =>
+      mail.mailer.recordBounce(trackingId, address, reason, source),
     options: {
       worker: c.CAMPAIGN_WORKER ?? true,
       ratePerSecond: c.CAMPAIGN_RATE_PER_SECOND ?? 0,

@@ -175,6 +175,11 @@ export class CampaignSender {
       signer: TokenSigner;
       origin: string;
       options: SenderOptions;
+      /**
+       * A recipient refused for good at send time (a 5xx to RCPT TO) bounced: the mail half
+       * records the bounce on its tracking row and suppresses the address, as for any mail.
+       */
+      recordBounce?: (trackingId: string, address: string, reason: string, source: string) => Promise<void>;
     },
   ) {
     this.throttle = new Throttle(deps.options.ratePerSecond);
@@ -471,6 +476,7 @@ export class CampaignSender {
     if (!batch.length) return 0;
     // Committed: from here on, a crash leaves these rows 'sending' for the reaper (→ unknown).
     const outcomes: Outcome[] = [];
+    const bounced: Array<{ trackingId: string; address: string; reason: string }> = [];
     let connectionFailures = 0;
     let next = 0;
     const work = async () => {
@@ -506,6 +512,8 @@ export class CampaignSender {
             outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs, -1));
           } else if (e.permanent) {
             outcomes.push(outcome(r, 'failed', e.message, 0, 0));
+            if (e.recipientRefused)
+              bounced.push({ trackingId: r.tracking_id, address: r.email, reason: e.message });
           } else if (e.responseCode !== undefined && e.responseCode >= 400 && e.responseCode < 500) {
             // A temporary refusal: the server did not take it; retry later, a few times.
             if (r.attempts < o.maxAttempts)
@@ -519,6 +527,12 @@ export class CampaignSender {
       }
     };
     await Promise.all(Array.from({ length: Math.min(o.concurrency, batch.length) }, work));
+    // Bounces first, while the rows are still 'sending' (so the send cannot complete before
+    // they are recorded); the settle keeps a tracking row's 'bounced'.
+    for (const b of bounced)
+      await this.deps
+        .recordBounce?.(b.trackingId, b.address, b.reason, `${transport.name}-dsn`)
+        .catch((err) => this.deps.logger.warn({ err, trackingId: b.trackingId }, 'bounce not recorded'));
     await this.settle(outcomes);
     if (connectionFailures >= Math.min(o.connectionFailures, batch.length))
       await this.block(
@@ -594,7 +608,8 @@ export class CampaignSender {
       const done = outcomes.filter((o) => o.status !== 'pending');
       if (done.length)
         await client.query(
-          `UPDATE "email_tracking" t SET "status" = v.status, "error_message" = v.err,
+          `UPDATE "email_tracking" t SET "status" = CASE WHEN t."status" = 'bounced' THEN t."status" ELSE v.status END,
+             "error_message" = v.err,
              "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE t."sent_at" END, "updated_at" = now()
            FROM unnest($1::text[], $2::text[], $3::text[]) AS v(tid, status, err) WHERE t."tracking_id" = v.tid`,
           [
