@@ -4,6 +4,7 @@
  * the platform with Ctrl-C semantics and checks it exited cleanly.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort } from '@parley/kit/local';
 import { repoRoot } from './lib/paths.ts';
@@ -21,6 +22,9 @@ const admin = {
   // The brand-crawl test serves a fixture site on this loopback port; only it is allowed
   // past the SSRF guard (a test-only setting, never set in production).
   SETTINGS_CRAWL_ALLOW_PRIVATE: `127.0.0.1:${await freePort()}`,
+  // The platform's mail-link signing key, shared with the tests: campaign mails through the
+  // local transport are not stored, so the analytics test signs its open and click links.
+  EMAIL_SIGNING_SECRET: randomBytes(32).toString('hex'),
 };
 const platform = await startPlatform({ env: admin });
 console.log(`platform ready at ${platform.url} in ${platform.readyMs} ms`);

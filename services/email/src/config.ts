@@ -32,6 +32,16 @@ export const EmailEnv = Type.Object({
   DKIM_DOMAIN: Type.Optional(Type.String({ minLength: 1 })),
   DKIM_SELECTOR: Type.Optional(Type.String({ minLength: 1 })),
   DKIM_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Name servers the deliverability DNS check asks (comma separated `host` or `host:port`); absent = the system's. */
+  DNS_SERVERS: Type.Optional(Type.String({ minLength: 1 })),
+  /** The longest one DNS check may take, all lookups together (default 3000 ms); unanswered lookups are reported as errors. */
+  DNS_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 30_000 })),
+  /** AI campaign writing (src/writer): OpenAI writes and optimizes when set; the local writer otherwise. */
+  OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 10 })),
+  /** The OpenAI chat model (default gpt-4o-mini). */
+  EMAIL_AI_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Generate and optimize calls per admin per minute, per replica, each (default 10). */
+  EMAIL_AI_RATE_LIMIT: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   /** Tracking hits are written in batches: at most this many per batch (default 500) ... */
   TRACKING_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   /** ... and at least this often (default 250 ms). */

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
+import { registerAnalytics } from './analytics/index.ts';
 import { registerAudience } from './audience.ts';
 import { registerCampaigns } from './campaigns/index.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
+import { registerDeliverability } from './deliverability/index.ts';
 import { CONSUMES, PUBLISHES } from './events.ts';
 import { registerMail } from './mail.ts';
+import { registerWriter } from './writer/index.ts';
 
 /** Composition root of the email service: the audience (books, contacts, imports), mail and campaigns. */
 export const emailService = defineService({
@@ -20,5 +23,8 @@ export const emailService = defineService({
     await registerAudience(app, ctx);
     const mail = await registerMail(app, ctx);
     await registerCampaigns(app, ctx, mail);
+    await registerWriter(app, ctx, mail);
+    await registerAnalytics(app, ctx);
+    await registerDeliverability(app, ctx, mail);
   },
 });

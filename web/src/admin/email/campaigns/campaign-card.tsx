@@ -1,6 +1,17 @@
 import type { Campaign } from '@parley/contracts';
 import clsx from 'clsx';
-import { Ban, Copy, Eye, FlaskConical, Pencil, Repeat, Rocket, Trash2 } from 'lucide-react';
+import {
+  Ban,
+  BarChart3,
+  Copy,
+  Eye,
+  FlaskConical,
+  Pencil,
+  Repeat,
+  Rocket,
+  Sparkles,
+  Trash2,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
 import { formatShortDateTime } from '../../lib/bookings.ts';
@@ -16,13 +27,15 @@ export type CampaignAction =
   | 'launch'
   | 'edit'
   | 'delete'
-  | 'cancel';
+  | 'cancel'
+  | 'report'
+  | 'regenerate';
 
 /**
  * One campaign (email marketing §2): name, status, subject, from, schedule, recipients, sent,
  * opens, clicks and open rate; live progress while it sends. Every campaign can be previewed
- * and duplicated; a sent one resent; a scheduled, sending or paused one cancelled; only a
- * draft tested, launched, edited or deleted.
+ * and duplicated and has an engagement report; a sent one resent; a scheduled, sending or
+ * paused one cancelled; only a draft tested, launched, edited or deleted.
  */
 export function CampaignCard({
   campaign: c,
@@ -81,6 +94,8 @@ export function CampaignCard({
         {draft ? act('test', 'Preview Test', <FlaskConical className={icon} aria-hidden="true" />) : null}
         {draft ? act('edit', 'Edit', <Pencil className={icon} aria-hidden="true" />) : null}
         {act('duplicate', 'Duplicate', <Copy className={icon} aria-hidden="true" />)}
+        {act('regenerate', 'Regenerate with AI', <Sparkles className={icon} aria-hidden="true" />)}
+        {act('report', 'Engagement report', <BarChart3 className={icon} aria-hidden="true" />)}
         {c.status === 'sent' ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
         {c.status === 'scheduled' || c.status === 'sending' || c.status === 'paused'
           ? act('cancel', 'Cancel', <Ban className={icon} aria-hidden="true" />)

@@ -1,6 +1,7 @@
-import { type Campaign, SUBJECT_TIP_LENGTH } from '@parley/contracts';
+import { type Campaign, EMAIL_AI_MESSAGES, type OptimizeField, SUBJECT_TIP_LENGTH } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
+import { Sparkles } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
 import {
@@ -10,9 +11,11 @@ import {
   FieldError,
   inputClass,
   labelClass,
+  secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
+import { OptimizerDialog } from '../ai/optimizer-dialog.tsx';
 import { AudienceDialog } from '../audience-dialog.tsx';
 import { createCampaign, refreshCampaigns, updateCampaign } from './api.ts';
 import {
@@ -32,11 +35,14 @@ import { TargetPicker } from './target-picker.tsx';
  */
 export function CampaignDialog({
   campaign,
+  initial,
   open,
   onOpenChange,
   onCloseAutoFocus,
 }: {
   campaign: Campaign | null;
+  /** Fields to start from over the campaign's (a generated campaign: AI Generate, Regenerate with AI). */
+  initial?: Partial<CampaignForm> | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (e: Event) => void;
@@ -52,9 +58,21 @@ export function CampaignDialog({
   const fromEmail = settings.data?.get('smtp_from_email')?.value ?? '';
   useEffect(() => {
     if (!open) return;
-    setForm(formOf(campaign, { fromName, fromEmail }));
+    setForm({ ...formOf(campaign, { fromName, fromEmail }), ...initial });
     setErrors({});
-  }, [open, campaign, fromName, fromEmail]);
+  }, [open, campaign, fromName, fromEmail, initial]);
+
+  // The AI content optimizer on the subject or the HTML; an empty field has nothing to optimize.
+  const [optimizing, setOptimizing] = useState<OptimizeField | null>(null);
+  const optimize = (field: OptimizeField) => {
+    if (!form[field].trim())
+      toast({
+        variant: 'destructive',
+        title: 'Nothing to optimize',
+        description: EMAIL_AI_MESSAGES.emptyField(field),
+      });
+    else setOptimizing(field);
+  };
 
   const save = useMutation({
     mutationFn: () => (campaign ? updateCampaign(campaign.id, inputOf(form)) : createCampaign(inputOf(form))),
@@ -103,7 +121,13 @@ export function CampaignDialog({
       open={open}
       onOpenChange={onOpenChange}
       title={campaign ? 'Edit Campaign' : 'Create Campaign'}
-      description={campaign ? `Change "${campaign.name}".` : 'Write an email campaign by hand.'}
+      description={
+        campaign
+          ? `Change "${campaign.name}".`
+          : initial
+            ? 'Review the generated campaign, then create it as a draft.'
+            : 'Write an email campaign by hand.'
+      }
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
@@ -143,6 +167,20 @@ export function CampaignDialog({
         >
           Merge fields: {'{{firstName}}'}, {'{{lastName}}'}, {'{{company}}'}.
         </TextArea>
+        <div className="flex flex-wrap items-center gap-2" data-testid="content-optimizer">
+          <span className="text-xs text-slate-400">AI content optimizer:</span>
+          {(['subject', 'htmlContent'] as const).map((f) => (
+            <button
+              key={f}
+              type="button"
+              className={clsx(secondaryButton, 'px-2.5 py-1.5 text-xs')}
+              onClick={() => optimize(f)}
+            >
+              <Sparkles className="h-3.5 w-3.5" aria-hidden="true" />
+              {f === 'subject' ? 'Optimize subject' : 'Optimize HTML'}
+            </button>
+          ))}
+        </div>
         <TextArea
           id={`${id}-text`}
           label="Text content"
@@ -176,6 +214,16 @@ export function CampaignDialog({
           <BusyButton busy={save.isPending}>{campaign ? 'Save Changes' : 'Create Campaign'}</BusyButton>
         </DialogActions>
       </form>
+      <OptimizerDialog
+        field={optimizing ?? 'subject'}
+        content={{ subject: form.subject, htmlContent: form.htmlContent }}
+        open={optimizing !== null}
+        onOpenChange={(o) => (o ? undefined : setOptimizing(null))}
+        onApply={(patch) => {
+          setForm((f) => ({ ...f, ...patch }));
+          setErrors((e) => ({ ...e, subject: undefined }));
+        }}
+      />
     </AudienceDialog>
   );
 }

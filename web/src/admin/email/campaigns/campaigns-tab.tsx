@@ -1,6 +1,15 @@
-import type { Campaign } from '@parley/contracts';
+import type { Campaign, GenerateCampaignResponse } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MailOpen, Megaphone, MousePointerClick, PenSquare, Percent, RefreshCw, Send } from 'lucide-react';
+import {
+  MailOpen,
+  Megaphone,
+  MousePointerClick,
+  PenSquare,
+  Percent,
+  RefreshCw,
+  Send,
+  Sparkles,
+} from 'lucide-react';
 import { useRef, useState } from 'react';
 import { returnFocusTo } from '../../../components/dialog-focus.ts';
 import { toast } from '../../../components/toast/index.ts';
@@ -14,6 +23,9 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
+import { regenerateSeed } from '../ai/api.ts';
+import { GeneratorDialog, type GeneratorSeed } from '../ai/generator-dialog.tsx';
+import { EngagementReportDialog } from '../analytics/engagement-report-dialog.tsx';
 import { formatCount } from '../audience-api.ts';
 import {
   cancelCampaign,
@@ -25,11 +37,12 @@ import {
 } from './api.ts';
 import { type CampaignAction, CampaignCard } from './campaign-card.tsx';
 import { CampaignDialog } from './campaign-dialog.tsx';
+import type { CampaignForm } from './campaign-form.ts';
 import { PreviewDialog } from './preview-dialog.tsx';
 import { SendDialog } from './send-dialog.tsx';
 import { TestSendDialog } from './test-send-dialog.tsx';
 
-type Open = 'edit' | 'preview' | 'test' | 'send' | 'resend' | 'delete' | 'cancel' | null;
+type Open = 'edit' | 'preview' | 'test' | 'send' | 'resend' | 'delete' | 'cancel' | 'report' | 'ai' | null;
 
 /**
  * The Campaigns tab (email marketing §2): a summary (sent, opens, clicks, open rate) with
@@ -40,10 +53,14 @@ export function CampaignsTab() {
   const campaigns = useCampaigns();
   const [open, setOpen] = useState<Open>(null);
   const [current, setCurrent] = useState<Campaign | null>(null);
+  const [seed, setSeed] = useState<GeneratorSeed | null>(null);
+  /** A generated campaign's fields, which the create/edit dialog starts from. */
+  const [prefill, setPrefill] = useState<Partial<CampaignForm> | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const show = (what: Open, c: Campaign | null, from: HTMLElement | null) => {
     opener.current = from;
     setCurrent(c);
+    setPrefill(null);
     setOpen(what);
   };
   const dialog = (what: Exclude<Open, null>) => ({
@@ -100,7 +117,36 @@ export function CampaignsTab() {
     },
   });
 
+  /**
+   * A generated campaign goes into the create dialog (a new draft; regenerating a sent or
+   * scheduled campaign keeps its recipients) or, regenerating a draft, into that draft's edit
+   * dialog with the new subject and content. Nothing is saved until the admin saves the form.
+   */
+  const takeGenerated = (r: GenerateCampaignResponse, source: Campaign | null) => {
+    const content = { subject: r.subject, htmlContent: r.htmlContent, textContent: r.textContent };
+    const draft = source?.status === 'draft' ? source : null;
+    show('edit', draft, opener.current);
+    setPrefill(
+      draft
+        ? content
+        : {
+            ...content,
+            name: r.name,
+            fromName: r.fromName,
+            fromEmail: r.fromEmail,
+            ...(source
+              ? { addressBookIds: source.targetAddressBookIds, contactIds: source.targetContactIds }
+              : {}),
+          },
+    );
+  };
+
   const onAction = (action: CampaignAction, c: Campaign, from: HTMLElement) => {
+    if (action === 'regenerate') {
+      setSeed({ ...regenerateSeed(c), source: c });
+      show('ai', c, from);
+      return;
+    }
     if (action === 'duplicate') {
       opener.current = from;
       duplicate.mutate(c);
@@ -127,6 +173,17 @@ export function CampaignsTab() {
               aria-hidden="true"
             />
             Refresh analytics
+          </button>
+          <button
+            type="button"
+            className={secondaryButton}
+            onClick={(e) => {
+              setSeed(null);
+              show('ai', null, e.currentTarget);
+            }}
+          >
+            <Sparkles className="h-4 w-4" aria-hidden="true" />
+            AI Generate
           </button>
           <button
             type="button"
@@ -178,11 +235,13 @@ export function CampaignsTab() {
         </ul>
       )}
 
-      <CampaignDialog campaign={current} {...dialog('edit')} />
+      <CampaignDialog campaign={current} initial={prefill} {...dialog('edit')} />
+      <GeneratorDialog seed={seed} onUse={takeGenerated} {...dialog('ai')} />
       <PreviewDialog campaign={current} {...dialog('preview')} />
       <TestSendDialog campaign={current} {...dialog('test')} />
       <SendDialog campaign={current} {...dialog('send')} />
       <SendDialog campaign={current} resend {...dialog('resend')} />
+      <EngagementReportDialog campaign={current} {...dialog('report')} />
       <ConfirmDialog
         open={open === 'delete'}
         onOpenChange={(o) => (o ? undefined : setOpen(null))}
