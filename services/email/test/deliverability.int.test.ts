@@ -1,11 +1,11 @@
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
+import { inTransaction } from '@parley/kit';
 import { Packet, UDPServer } from 'dns2';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkMailDomain } from '../src/deliverability/dns.ts';
 import { TokenSigner } from '../src/domain/tokens.ts';
-import { inTransaction } from '../src/repo/address-books.repository.ts';
 import { suppressAddress } from '../src/repo/suppressions.repository.ts';
 import { recordOutcome } from '../src/repo/tracking.repository.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';

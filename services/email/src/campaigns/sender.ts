@@ -4,12 +4,11 @@ import {
   CONNECTION_FAILURE_COOLDOWN_HOURS,
   MAX_CAMPAIGNS_PER_HOUR,
 } from '@parley/contracts';
-import { enqueueEvent, HttpError, pgExecutor, type ServiceDeps } from '@parley/kit';
+import { enqueueEvent, HttpError, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
 import type { TokenSigner } from '../domain/tokens.ts';
 import type { Transports } from '../providers/index.ts';
 import { SendError } from '../providers/transport.ts';
-import { inTransaction } from '../repo/address-books.repository.ts';
 import { type SettingsCopy, testModeOf } from '../repo/settings-copy.repository.ts';
 import { CampaignComposer } from './compose.ts';
 

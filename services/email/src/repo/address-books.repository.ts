@@ -1,5 +1,5 @@
 import type { AddressBook } from '@parley/contracts';
-import { enqueueEvent, pgExecutor } from '@parley/kit';
+import { enqueueEvent, inTransaction, isUniqueViolation, pgExecutor } from '@parley/kit';
 import type pg from 'pg';
 import type { BookFields } from '../domain/books.ts';
 
@@ -59,24 +59,6 @@ export function toAddressBook(r: BookRow): AddressBook {
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
-}
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
-
-/** Runs `fn` in a transaction on one pooled client. */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
 }
 
 export const DEFAULT_BOOK = {

@@ -1,9 +1,8 @@
 import type { Contact, SuppressionReason } from '@parley/contracts';
-import { enqueueEvent, pgExecutor } from '@parley/kit';
+import { enqueueEvent, inTransaction, pgExecutor } from '@parley/kit';
 import type pg from 'pg';
 import type { EmailContext } from '../context.ts';
 import { emailKey, normalizeEmail } from '../domain/contacts.ts';
-import { inTransaction } from './address-books.repository.ts';
 import { CONTACT_COLUMNS, type ContactRow, toContact } from './contacts.repository.ts';
 
 /**

@@ -2,13 +2,12 @@ import type { AdvancedAnalyticsResponse, AnalyticsPeriod } from '@parley/contrac
 import clsx from 'clsx';
 import { CheckCircle2, HelpCircle, Info, Users, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Badge, cardClass, ErrorState, LoadingState } from '../../components/ui.tsx';
+import { Badge, cardClass, ErrorState, LoadingState, StatCard } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { PERIOD_LABELS, useCampaignComparison } from './api.ts';
-import { MetricCard } from './metric-card.tsx';
 import { RateValue } from './rate-cell.tsx';
 
 /** The Campaigns, Audience and Deliverability sections of Advanced analytics. */
@@ -146,13 +145,13 @@ export function AudienceSection({ a }: { a: AdvancedAnalyticsResponse }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-3">
-        <MetricCard
+        <StatCard
           label="Total contacts"
           value={formatCount(audience.totalContacts)}
           icon={Users}
           hint="In every address book"
         />
-        <MetricCard
+        <StatCard
           label="Active subscribers"
           value={formatCount(audience.activeSubscribers)}
           icon={CheckCircle2}

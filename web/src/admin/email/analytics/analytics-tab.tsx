@@ -7,6 +7,7 @@ import {
   EmptyState,
   ErrorState,
   LoadingState,
+  StatCard,
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
@@ -19,7 +20,6 @@ import {
   formatRate,
 } from '../campaigns/api.ts';
 import { useAnalytics } from './api.ts';
-import { MetricCard } from './metric-card.tsx';
 import { RateValue } from './rate-cell.tsx';
 
 /**
@@ -72,25 +72,25 @@ export function AnalyticsTab() {
             className="grid grid-cols-2 gap-3 lg:grid-cols-4"
             data-testid="analytics-cards"
           >
-            <MetricCard
+            <StatCard
               label="Emails sent"
               value={formatCount(a.totalSent)}
               icon={Send}
               hint={`${formatCount(a.totalDelivered)} delivered`}
             />
-            <MetricCard
+            <StatCard
               label="Opens"
               value={formatCount(a.totalOpened)}
               icon={MailOpen}
               hint={`${formatRate(a.openRate)} open rate`}
             />
-            <MetricCard
+            <StatCard
               label="Link clicks"
               value={formatCount(a.totalClicked)}
               icon={MousePointerClick}
               hint={`${formatRate(a.clickRate)} click rate`}
             />
-            <MetricCard
+            <StatCard
               label="Bounce rate"
               value={formatRate(a.bounceRate)}
               icon={AlertTriangle}
