@@ -2,11 +2,10 @@ import type { LoginResponse } from '@parley/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, LogIn } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
+import { isEmail } from '../../lib/email.ts';
 import { login, messageOr } from '../lib/api.ts';
 import { PasswordInput } from './password-input.tsx';
 import { FieldError, FormAlert, inputClass, labelClass, primaryButton } from './ui.tsx';
-
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface FieldErrors {
   email?: string;
@@ -16,7 +15,7 @@ interface FieldErrors {
 /** The first problem of each field (spec §5), or nothing. */
 export function validateLogin(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (!EMAIL_RE.test(email.trim())) errors.email = 'Please enter a valid email';
+  if (!isEmail(email.trim())) errors.email = 'Please enter a valid email';
   if (!password) errors.password = 'Password is required';
   return errors;
 }

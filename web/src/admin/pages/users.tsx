@@ -5,10 +5,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, ShieldAlert, Trash2, UserPlus, Users, X } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { isEmail } from '../../lib/email.ts';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { InvitationLink } from '../components/invitation-link.tsx';
-import { EMAIL_RE } from '../components/login-form.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import {
   Badge,
@@ -96,7 +96,7 @@ function CreateUserForm({
       return;
     }
     const found: typeof errors = {};
-    if (!EMAIL_RE.test(email)) found.email = 'Please enter a valid email';
+    if (!isEmail(email)) found.email = 'Please enter a valid email';
     if (values.password && values.password.length < MIN_PASSWORD_LENGTH)
       found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
     setErrors(found);

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { AlertTriangle, Loader2, Send } from 'lucide-react';
 import { type FormEvent, useCallback, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { EMAIL_RE } from '../components/login-form.tsx';
+import { isEmail } from '../../lib/email.ts';
 import { cardClass, FieldError, inputClass, labelClass, secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { useAdmin } from '../lib/session.tsx';
@@ -58,7 +58,7 @@ function TestEmailCard() {
     e.preventDefault();
     if (send.isPending) return;
     const to = email.trim();
-    if (!EMAIL_RE.test(to)) {
+    if (!isEmail(to)) {
       setError('Please enter a valid email');
       document.getElementById(`${id}-email`)?.focus();
       return;

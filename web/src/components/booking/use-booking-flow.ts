@@ -4,12 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { apiRequest, errorMessage, errorStatus } from '../../lib/api.ts';
+import { isEmail } from '../../lib/email.ts';
 import { toast } from '../toast/index.ts';
 import { type DetailsValues, EMPTY_DETAILS } from './details-step.tsx';
 import type { BookingStep } from './stepper.tsx';
 import { AVAILABLE_SLOTS_PATH } from './time-step.tsx';
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const BOOKING_CONFIRMED_DESCRIPTION =
   "Your demo has been scheduled. You will receive a confirmation email shortly. If you don't see it within 5 minutes, please check your spam folder.";
@@ -86,7 +85,7 @@ export function useBookingFlow({
       toast({ title: 'Missing Information', description: 'Please fill in all required fields.' });
       return;
     }
-    if (!EMAIL_RE.test(email)) {
+    if (!isEmail(email)) {
       toast({ title: 'Invalid Email', description: 'Please enter a valid email address.' });
       return;
     }
@@ -97,7 +96,7 @@ export function useBookingFlow({
     const guests = details.guests
       .map((g) => ({ name: g.name.trim(), email: g.email.trim() }))
       .filter((g) => g.name || g.email);
-    if (guests.some((g) => !EMAIL_RE.test(g.email))) {
+    if (guests.some((g) => !isEmail(g.email))) {
       toast({
         title: 'Invalid Guest',
         description: 'Please enter a valid email for each guest, or remove the row.',

@@ -6,9 +6,8 @@ import { Loader2, Send } from 'lucide-react';
 import { type FormEvent, type InputHTMLAttributes, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { apiRequest, errorMessage, errorStatus } from '../../lib/api.ts';
+import { isEmail } from '../../lib/email.ts';
 import { toast } from '../toast/index.ts';
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface ContactValues {
   firstName: string;
@@ -92,7 +91,7 @@ export function ContactForm({
   });
 
   const isMissing = (key: (typeof REQUIRED)[number]) => attempted && !values[key].trim();
-  const emailInvalid = attempted && values.email.trim() !== '' && !EMAIL_RE.test(values.email.trim());
+  const emailInvalid = attempted && values.email.trim() !== '' && !isEmail(values.email.trim());
 
   const focusField = (key: keyof ContactValues) =>
     formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(key))}`)?.focus();
@@ -108,7 +107,7 @@ export function ContactForm({
       return;
     }
     const email = values.email.trim();
-    if (!EMAIL_RE.test(email)) {
+    if (!isEmail(email)) {
       toast({ title: 'Invalid Email', description: 'Please enter a valid email address.' });
       focusField('email');
       return;

@@ -1,4 +1,5 @@
 import { type Campaign, type CampaignInput, SUBJECT_TIP_LENGTH } from '@parley/contracts';
+import { isEmail } from '../../../lib/email.ts';
 
 /** The create/edit form's fields and rules (email marketing §5). */
 
@@ -17,8 +18,6 @@ export interface CampaignForm {
 
 export type FormErrors = Partial<Record<'name' | 'subject' | 'fromName' | 'fromEmail', string>>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The spec's messages, the same the service answers with. */
 export function validateCampaign(f: CampaignForm): FormErrors {
   const errors: FormErrors = {};
@@ -26,7 +25,7 @@ export function validateCampaign(f: CampaignForm): FormErrors {
   if (!f.subject.trim()) errors.subject = 'Subject is required';
   if (!f.fromName.trim()) errors.fromName = 'From name is required';
   if (!f.fromEmail.trim()) errors.fromEmail = 'From email is required';
-  else if (!EMAIL.test(f.fromEmail.trim())) errors.fromEmail = 'Please enter a valid from email address';
+  else if (!isEmail(f.fromEmail.trim())) errors.fromEmail = 'Please enter a valid from email address';
   return errors;
 }
 
