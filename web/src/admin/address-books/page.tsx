@@ -10,6 +10,7 @@ import { BookUser, Download, Loader2, Pencil, Plus, Search, Trash2, Upload, User
 import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { errorStatus } from '../../lib/api.ts';
+import { formatDate } from '../../lib/time.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import {
   Badge,
@@ -26,7 +27,6 @@ import {
   deleteBook,
   exportPath,
   formatCount,
-  formatDate,
   refreshAudience,
   useAddressBooks,
   useRunningImports,

@@ -2,8 +2,8 @@ import type { ContactRequestPage } from '@parley/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Building2, ChevronLeft, ChevronRight, Inbox, Mail, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
+import { formatShortDateTime } from '../../lib/time.ts';
 import { adminQueryRetry, CONTACT_REQUESTS_PATH, messageOr } from '../lib/api.ts';
-import { formatShortDateTime } from '../lib/bookings.ts';
 import { Badge, cardClass, EmptyState, ErrorState, LoadingState, secondaryButton } from './ui.tsx';
 
 export const CONTACT_PAGE_SIZE = 20;

@@ -193,9 +193,4 @@ export const STATUS_BADGE: Record<ContactStatus, string> = {
   bounced: 'border-red-400/40 bg-red-400/10 text-red-200',
 };
 
-/** 'Jan 15, 2025': a date in the browser's zone. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-}
-
 export const formatCount = (n: number) => n.toLocaleString('en-US');

@@ -190,14 +190,3 @@ export function formatBookingTime(b: Booking): string {
   }
   return f.format(new Date(b.timeSlot));
 }
-
-/** 'Jan 15, 2025, 9:00 AM': a short date and time in the browser's zone. */
-export function formatShortDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
-}

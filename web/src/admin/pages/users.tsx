@@ -6,6 +6,7 @@ import { Loader2, ShieldAlert, Trash2, UserPlus, Users, X } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
+import { formatShortDateTime } from '../../lib/time.ts';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { InvitationLink } from '../components/invitation-link.tsx';
@@ -25,7 +26,6 @@ import {
   selectClass,
 } from '../components/ui.tsx';
 import { ADMIN_USERS_PATH, adminQueryRetry, adminRequest, messageOr } from '../lib/api.ts';
-import { formatShortDateTime } from '../lib/bookings.ts';
 import { useAdmin } from '../lib/session.tsx';
 
 interface NewUser {

@@ -4,6 +4,7 @@ import { Activity, Download, Inbox, Loader2, Play, PlayCircle, RefreshCw, Rotate
 import { useEffect, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { sleep } from '../../lib/sleep.ts';
+import { formatShortDateTime, formatTimeOfDay } from '../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -79,7 +80,7 @@ function TestCard({ item, onRun }: { item: DiagnosticItem; onRun: () => void }) 
       <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-2">
         <p className="text-xs text-slate-400">
           {item.duration !== null ? `${item.duration} ms` : '—'}
-          {item.lastRun ? ` · last run ${new Date(item.lastRun).toLocaleTimeString()}` : ''}
+          {item.lastRun ? ` · last run ${formatTimeOfDay(item.lastRun)}` : ''}
         </p>
         <button
           type="button"
@@ -198,7 +199,7 @@ function DeadLettersPanel() {
                       </div>
                       <p className="mt-1 break-words text-slate-400">
                         {d.kind === 'outbox' ? 'Could not be published' : `Consumer ${d.consumer}`} ·{' '}
-                        {d.deliveries} attempts · {new Date(d.createdAt).toLocaleString()}
+                        {d.deliveries} attempts · {formatShortDateTime(d.createdAt)}
                       </p>
                       <p className="mt-1 break-words text-red-200/90">{d.error}</p>
                     </li>

@@ -1,6 +1,7 @@
 import type { PlatformStatus, ServiceState } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Database, RefreshCw, Server, UserRound } from 'lucide-react';
+import { formatTimeOfDay } from '../../lib/time.ts';
 import { Badge, cardClass, ErrorState, LoadingState, secondaryButton } from '../components/ui.tsx';
 import { meQuery, messageOr } from '../lib/api.ts';
 import { usePlatformStatus } from './api.ts';
@@ -89,9 +90,7 @@ function PlatformStatusCard() {
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-xs text-slate-400">
-            Checked {new Date(data.checkedAt).toLocaleTimeString()}
-          </p>
+          <p className="mt-2 text-xs text-slate-400">Checked {formatTimeOfDay(data.checkedAt)}</p>
         </>
       ) : null}
     </section>

@@ -2,6 +2,7 @@ import type { BrandAnalysis } from '@parley/contracts';
 import { Brain, Loader2, Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { formatShortDateTime } from '../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -52,7 +53,7 @@ export function AnalysisView({ analysis }: { analysis: BrandAnalysis }) {
         </Badge>
         <span>
           {new URL(analysis.url).host} · {analysis.sources.length} documents read ·{' '}
-          {new Date(analysis.analyzedAt).toLocaleString()}
+          {formatShortDateTime(analysis.analyzedAt)}
         </span>
       </div>
       <section aria-label="Colors">

@@ -1,6 +1,7 @@
 import type { CallStatus, Conversation } from '@parley/contracts';
 import { ChevronDown, ChevronRight, Loader2, PhoneCall, RefreshCw } from 'lucide-react';
 import { useId, useState } from 'react';
+import { formatShortDateTime } from '../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -10,7 +11,6 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
-import { formatShortDateTime } from '../lib/bookings.ts';
 import {
   CALL_STATUS_BADGE,
   CALL_STATUS_LABELS,

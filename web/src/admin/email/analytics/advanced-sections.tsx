@@ -2,9 +2,9 @@ import type { AdvancedAnalyticsResponse, AnalyticsPeriod } from '@parley/contrac
 import clsx from 'clsx';
 import { CheckCircle2, HelpCircle, Info, Users, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, ErrorState, LoadingState, StatCard } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { PERIOD_LABELS, useCampaignComparison } from './api.ts';

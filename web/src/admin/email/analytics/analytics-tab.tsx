@@ -1,6 +1,7 @@
 import type { CampaignAnalytics } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, BarChart3, Info, MailOpen, MousePointerClick, RefreshCw, Send } from 'lucide-react';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -11,7 +12,6 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import {
   ANALYTICS_PATH,

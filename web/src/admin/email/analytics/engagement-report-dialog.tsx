@@ -2,9 +2,9 @@ import type { Campaign, EngagementClick, EngagementOpen } from '@parley/contract
 import { type ReactNode, useEffect, useState } from 'react';
 import { type TabDef, Tabs } from '../../../components/tabs.tsx';
 import { toast } from '../../../components/toast/index.ts';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import { cardClass, ErrorState, LoadingState } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
 import { useEngagementReport } from './api.ts';

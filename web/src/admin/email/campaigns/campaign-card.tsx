@@ -13,8 +13,8 @@ import {
   Trash2,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';

@@ -22,6 +22,7 @@ import {
 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { returnFocusTo } from '../../../components/dialog-focus.ts';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -32,7 +33,6 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { formatCount } from '../audience-api.ts';
 import { useCampaigns } from '../campaigns/api.ts';
 import { AntiSpamChecklist } from './anti-spam-checklist.tsx';

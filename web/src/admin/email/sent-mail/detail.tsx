@@ -2,9 +2,9 @@ import type { SentMailDetail } from '@parley/contracts';
 import { CalendarDays, Download } from 'lucide-react';
 import { useState } from 'react';
 import { type TabDef, Tabs } from '../../../components/tabs.tsx';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, ErrorState, LoadingState, secondaryButton } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { download, kindLabel, STATUS_BADGE, TRANSPORT_LABELS, useSentMail } from './api.ts';
 
 type View = 'html' | 'text' | 'headers' | 'raw' | 'calendar';

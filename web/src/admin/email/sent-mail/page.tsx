@@ -1,6 +1,7 @@
 import clsx from 'clsx';
 import { Inbox, Paperclip, RefreshCw, Search } from 'lucide-react';
 import { useId, useState } from 'react';
+import { formatShortDateTime } from '../../../lib/time.ts';
 import {
   Badge,
   cardClass,
@@ -12,7 +13,6 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatShortDateTime } from '../../lib/bookings.ts';
 import { kindLabel, PAGE_SIZE, STATUS_BADGE, TRANSPORT_LABELS, useOutbox } from './api.ts';
 import { SentMailDetailPanel } from './detail.tsx';
 

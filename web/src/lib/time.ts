@@ -1,0 +1,23 @@
+/**
+ * The web's date and time formats, one place: every screen shows dates the same way, in the
+ * browser's zone, in US English (the product's language).
+ */
+
+const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const shortDateTime = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const timeOfDay = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** 'Jan 15, 2025'. */
+export const formatDate = (iso: string): string => shortDate.format(new Date(iso));
+
+/** 'Jan 15, 2025, 9:00 AM'. */
+export const formatShortDateTime = (iso: string): string => shortDateTime.format(new Date(iso));
+
+/** '9:00:05 AM': when something happened today (a check, a diagnostic run). */
+export const formatTimeOfDay = (iso: string): string => timeOfDay.format(new Date(iso));
