@@ -107,7 +107,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'admin/users',
-            lazy: async () => ({ Component: (await import('./admin/pages/users.tsx')).default }),
+            lazy: async () => ({ Component: (await import('./admin/users/page.tsx')).default }),
           },
           {
             path: 'blog-admin',

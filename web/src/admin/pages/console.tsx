@@ -4,11 +4,11 @@ import { ConsoleBlogTab } from '../blog/console-tab.tsx';
 import { AdminFrame } from '../components/admin-frame.tsx';
 import { AdminGuard, useAdmin, useLogout } from '../lib/session.tsx';
 import { GeneralSettings } from '../settings/page.tsx';
+import { UserManagement } from '../users/page.tsx';
 import { VoiceAiManagement } from '../voice/page.tsx';
 import { BookingManagement } from './bookings.tsx';
 import { Dashboard } from './dashboard.tsx';
 import { LoginScreen } from './login.tsx';
-import { UserManagement } from './users.tsx';
 
 type Section = 'dashboard' | 'bookings' | 'users' | 'voice' | 'blog' | 'settings';
 
