@@ -22,4 +22,9 @@ export const CONSUMES = [
   'booking.booking.status_changed',
   'booking.contact.submitted',
   'identity.admin.invited',
+  // The copy of the blog's posts that newsletters are made from (src/blog-copy.ts).
+  'blog.post.published',
+  'blog.post.updated',
+  'blog.post.unpublished',
+  'blog.post.deleted',
 ] as const;

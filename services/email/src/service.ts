@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
 import { registerAnalytics } from './analytics/index.ts';
 import { registerAudience } from './audience.ts';
+import { registerBlogCopy } from './blog-copy.ts';
 import { registerCampaigns } from './campaigns/index.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
@@ -26,5 +27,6 @@ export const emailService = defineService({
     await registerWriter(app, ctx, mail);
     await registerAnalytics(app, ctx);
     await registerDeliverability(app, ctx, mail);
+    await registerBlogCopy(app, ctx);
   },
 });

@@ -17,4 +17,6 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_campaign_recipients_sending_idx',
   'index email_campaign_sends_due_idx',
   'index email_campaign_sends_live_idx',
+  // blog copy (20261127000005_blog_copy)
+  'constraint newsletter_blog_copy_state.newsletter_blog_copy_state_one_row',
 ]);
