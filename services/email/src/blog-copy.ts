@@ -1,12 +1,12 @@
 import type { ServiceInstance } from '@parley/kit';
 import type { EmailContext } from './context.ts';
 import { BlogCopyRepository } from './repo/blog-copy.repository.ts';
+import { copyDurable } from './repo/copy-state.repository.ts';
 
 /**
  * The copy of the blog's posts that newsletters are made from, kept from the blog's events.
- * The durable's name carries the copy's generation (a row of this database): replicas on one
- * database share it, and a fresh database gets a new durable that reads the stream from its
- * beginning, rebuilding the whole copy. Each event applies once in effect (versioned by its
+ * The durable's name carries this database's generation (copyDurable): a fresh database gets
+ * a new durable that reads the stream from its beginning, rebuilding the whole copy. Each event applies once in effect (versioned by its
  * occurredAt, see the repository).
  */
 export async function registerBlogCopy(
@@ -17,7 +17,7 @@ export async function registerBlogCopy(
   const repo = new BlogCopyRepository(deps.pool);
   const logger = deps.logger.child({ component: 'blog-copy' });
   await deps.consume({
-    durable: `email-blog-copy-${(await repo.generation()).replaceAll('-', '').slice(0, 12)}`,
+    durable: await copyDurable(deps.pool, 'email-blog-copy'),
     subjects: ['blog.post.published', 'blog.post.updated', 'blog.post.unpublished', 'blog.post.deleted'],
     handler: async (event) => {
       const changed =

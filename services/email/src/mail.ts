@@ -4,6 +4,7 @@ import { TokenSigner } from './domain/tokens.ts';
 import { Transports } from './providers/index.ts';
 import { Mailer } from './providers/mailer.ts';
 import { audienceSuppress } from './providers/suppress.ts';
+import { copyDurable } from './repo/copy-state.repository.ts';
 import { MailRepository } from './repo/mail.repository.ts';
 import { SettingsCopy } from './repo/settings-copy.repository.ts';
 import { TrackingBuffer } from './repo/tracking.repository.ts';
@@ -57,10 +58,11 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   deps.onShutdown(() => tracking.close());
   deps.onShutdown(() => transports.close());
 
-  // The settings copy: SMTP, sender, brand, support address, test mode. The durable starts at
-  // the stream's beginning, so a new database rebuilds the copy.
+  // The settings copy: SMTP, sender, brand, support address, test mode. The durable carries the
+  // database's generation (copyDurable): a new database reads the stream from its beginning
+  // and rebuilds the copy, even where other replicas' durable has long passed it.
   await deps.consume({
-    durable: 'email-settings-copy',
+    durable: await copyDurable(deps.pool, 'email-settings-copy'),
     subjects: ['settings.setting.changed'],
     handler: async (event) => {
       if (await settings.apply(event.payload))

@@ -18,5 +18,5 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_campaign_sends_due_idx',
   'index email_campaign_sends_live_idx',
   // blog copy (20261127000005_blog_copy)
-  'constraint newsletter_blog_copy_state.newsletter_blog_copy_state_one_row',
+  'constraint email_copy_state.email_copy_state_one_row',
 ]);

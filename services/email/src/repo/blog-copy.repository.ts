@@ -71,19 +71,6 @@ export class BlogCopyRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** This database's generation of the copy (a fresh database has a new one). */
-  async generation(): Promise<string> {
-    await this.pool.query(
-      `INSERT INTO "newsletter_blog_copy_state" ("id") VALUES (1) ON CONFLICT DO NOTHING`,
-    );
-    const { rows } = await this.pool.query<{ generation: string }>(
-      `SELECT "generation" FROM "newsletter_blog_copy_state" WHERE "id" = 1`,
-    );
-    const generation = rows[0]?.generation;
-    if (!generation) throw new Error('the blog copy has no generation');
-    return generation;
-  }
-
   /** A post that is not deleted, or null. */
   async get(id: string): Promise<CopiedPost | null> {
     const { rows } = await this.pool.query<CopiedPostRow>({

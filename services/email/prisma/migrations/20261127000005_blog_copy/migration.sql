@@ -25,14 +25,15 @@ CREATE TABLE "newsletter_blog_posts" (
 CREATE INDEX "newsletter_blog_posts_published_at_idx" ON "newsletter_blog_posts"("published_at" DESC);
 
 -- CreateTable
-CREATE TABLE "newsletter_blog_copy_state" (
+CREATE TABLE "email_copy_state" (
     "id" SMALLINT NOT NULL DEFAULT 1,
     "generation" UUID NOT NULL DEFAULT gen_random_uuid(),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "newsletter_blog_copy_state_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "email_copy_state_pkey" PRIMARY KEY ("id")
 );
 
--- What Prisma cannot express: the generation table holds one row. A fresh database gets a new
--- generation, hence a new durable that reads the blog stream from its beginning.
-ALTER TABLE "newsletter_blog_copy_state" ADD CONSTRAINT "newsletter_blog_copy_state_one_row" CHECK ("id" = 1);
+-- What Prisma cannot express: the generation table holds one row. The durables of the copies
+-- kept from other services' events (settings, blog posts) carry it: a fresh database gets a
+-- new generation, hence new durables that read the streams from their beginning.
+ALTER TABLE "email_copy_state" ADD CONSTRAINT "email_copy_state_one_row" CHECK ("id" = 1);
