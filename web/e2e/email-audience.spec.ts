@@ -418,9 +418,15 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
     ['Advanced analytics', 'Advanced analytics'],
     ['Deliverability', 'Deliverability'],
   ] as const) {
-    await page.getByRole('tab', { name: tab, exact: true }).click();
+    // The page's own tabs (Advanced analytics has sub-tabs, one also named Deliverability).
+    await page
+      .getByRole('tablist', { name: 'Email marketing' })
+      .getByRole('tab', { name: tab, exact: true })
+      .click();
     await expect(
-      page.getByRole('tabpanel').getByRole('heading', { name: heading, exact: true }),
+      page
+        .getByRole('tabpanel', { name: tab, exact: true })
+        .getByRole('heading', { name: heading, exact: true }),
     ).toBeVisible();
   }
   await page.getByRole('tab', { name: /^Contacts/ }).click();
