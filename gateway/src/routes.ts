@@ -185,7 +185,12 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/api/admin/email/outbox/:id', 'email', 'admin'), // (chosen)
   r(['GET', 'POST'], '/api/admin/newsletters', 'email', 'admin'),
   r('GET', '/api/admin/newsletters/analytics', 'email', 'admin'), // (chosen) overall newsletter analytics
-  r('DELETE', '/api/admin/newsletters/:id', 'email', 'admin'),
+  r('GET', '/api/admin/newsletters/blog-posts', 'email', 'admin'), // (chosen) the email service's blog copy
+  r('GET', '/api/admin/newsletters/audience', 'email', 'admin'), // (chosen) By Industry: companies and counts
+  r('POST', '/api/admin/newsletters/audience/count', 'email', 'admin'), // (chosen) the will-receive count
+  r(['GET', 'DELETE'], '/api/admin/newsletters/:id', 'email', 'admin'), // (chosen: GET)
+  r('GET', '/api/admin/newsletters/:id/preview', 'email', 'admin'), // (chosen) rendered, sanitised
+  r('POST', '/api/admin/newsletters/:id/unschedule', 'email', 'admin'), // (chosen)
   r('POST', '/api/admin/newsletters/convert-blog/:id', 'email', 'admin'),
   r('POST', '/api/admin/newsletters/:id/send', 'email', 'admin'),
   r('POST', '/api/admin/newsletters/:id/schedule', 'email', 'admin'),

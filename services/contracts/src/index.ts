@@ -7,6 +7,7 @@ export * from './email-analytics.ts';
 export * from './email-campaigns.ts';
 export * from './email-deliverability.ts';
 export * from './email-mail.ts';
+export * from './email-newsletters.ts';
 export * from './enums.ts';
 export * from './events.ts';
 export * from './http.ts';
