@@ -12,6 +12,7 @@ import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import type { AdminSession, AuthResolver } from '../src/auth.ts';
+import { loopDelayNs } from '../src/internal-metrics.ts';
 
 /**
  * The gateway in front of a real HTTP upstream that reports what it received (standing
@@ -814,6 +815,15 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
       expect(res.body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
       expect(res.body).not.toContain('evil.test');
     });
+  });
+});
+
+describe('event-loop delay', () => {
+  it('is the part of a sampled interval beyond the sampling period', () => {
+    expect(loopDelayNs(10e6, 10)).toBe(0);
+    expect(loopDelayNs(9.2e6, 10)).toBe(0);
+    expect(loopDelayNs(12.5e6, 10)).toBe(2.5e6);
+    expect(loopDelayNs(70e6, 10)).toBe(60e6);
   });
 });
 

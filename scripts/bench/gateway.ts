@@ -28,6 +28,8 @@ const loadBefore = load1();
 const platform = await startPlatform({
   args: ['--distributed'],
   env: { PARLEY_SKIP_WEB_BUILD: 'true', METRICS_PORT: String(metricsPort) },
+  // e.g. BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": the gateway's process only.
+  nodeArgs: process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
 });
 let stopMs = 0;
 try {

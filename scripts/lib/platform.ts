@@ -25,6 +25,8 @@ export async function startPlatform(
     /** Added to this process's environment; a key set to undefined is removed from it. */
     env?: Record<string, string | undefined>;
     args?: string[];
+    /** Node options for the platform's own process (the gateway's, e.g. --cpu-prof). */
+    nodeArgs?: string[];
     timeoutMs?: number;
   } = {},
 ): Promise<Platform> {
@@ -36,7 +38,7 @@ export async function startPlatform(
   const t0 = Date.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(repoRoot, 'scripts/start.mjs'), ...(opts.args ?? [])],
+    [...(opts.nodeArgs ?? []), join(repoRoot, 'scripts/start.mjs'), ...(opts.args ?? [])],
     {
       cwd: repoRoot,
       env: {
