@@ -25,8 +25,8 @@ export const emailService = defineService({
     const mail = await registerMail(app, ctx);
     await registerCampaigns(app, ctx, mail);
     await registerWriter(app, ctx, mail);
-    await registerAnalytics(app, ctx);
-    await registerDeliverability(app, ctx, mail);
+    const deliverability = await registerDeliverability(app, ctx, mail);
+    await registerAnalytics(app, ctx, deliverability.checks);
     await registerBlogCopy(app, ctx);
   },
 });

@@ -13,7 +13,10 @@ import {
   performanceOf,
   topCampaigns,
 } from '../src/analytics/domain.ts';
-import type { MailDomainCheck } from '../src/deliverability/dns.ts';
+import type { EmailConfig } from '../src/config.ts';
+import type { DnsCheckOptions, MailDomainCheck } from '../src/deliverability/dns.ts';
+import { SenderDomainChecks } from '../src/deliverability/domain-checks.ts';
+import type { SettingsCopy } from '../src/repo/settings-copy.repository.ts';
 
 /** The analytics' pure rules: rates, changes, periods, buckets, ranking, and the cached DNS flags. */
 
@@ -125,37 +128,60 @@ describe('authentication flags (cached DNS)', () => {
     ...over,
   });
 
-  it('asks DNS once per domain within five minutes', async () => {
+  /** The sender-domain checks the Deliverability tab and the analytics share, on a fake DNS. */
+  const domains = (
+    lookup: (domain: string, selector: string, options: DnsCheckOptions) => Promise<MailDomainCheck>,
+    now?: () => number,
+  ) =>
+    new SenderDomainChecks({
+      config: { DKIM_SELECTOR: 's1' } as EmailConfig,
+      settings: {} as SettingsCopy,
+      servers: undefined,
+      timeoutMs: 1200,
+      lookup,
+      ...(now ? { now } : {}),
+    });
+
+  it('asks DNS once per domain while a result is fresh (ten minutes; one for a failed lookup)', async () => {
     let now = 0;
     let calls = 0;
+    let failing = false;
     const auth = new AuthenticationCheck({
-      selector: 's1',
-      now: () => now,
-      check: async () => {
-        calls++;
-        return answer();
-      },
+      domains: domains(
+        async () => {
+          calls++;
+          return answer(failing ? { errors: { spf: 'TXT example.com: SERVFAIL' } } : {});
+        },
+        () => now,
+      ),
     });
     expect(await auth.status('example.com')).toMatchObject({
       spf: true,
       dkim: true,
       dmarc: false,
+      selector: 's1',
       checked: true,
     });
-    now = 4 * 60_000;
-    await auth.status('example.com');
+    now = 9 * 60_000;
+    await auth.status('EXAMPLE.com');
     expect(calls).toBe(1);
-    now = 5 * 60_000 + 1;
+    now = 10 * 60_000 + 1;
+    failing = true;
+    expect(await auth.status('example.com')).toMatchObject({ checked: false });
+    expect(calls).toBe(2);
+    now += 59_000;
     await auth.status('example.com');
     expect(calls).toBe(2);
+    now += 2_000;
+    await auth.status('example.com');
+    expect(calls).toBe(3);
   });
 
   it('never throws: failures and slow lookups answer unchecked with a note', async () => {
     const failing = new AuthenticationCheck({
-      selector: 's1',
-      check: async () => {
+      domains: domains(async () => {
         throw new Error('resolver exploded');
-      },
+      }),
     });
     expect(await failing.status('example.com')).toMatchObject({
       spf: false,
@@ -163,23 +189,35 @@ describe('authentication flags (cached DNS)', () => {
       note: 'The DNS lookup failed: resolver exploded',
     });
     const timedOut = new AuthenticationCheck({
-      selector: 's1',
-      check: async () => answer({ spf: false, errors: { spf: 'TXT example.com: no answer within 1200 ms' } }),
+      domains: domains(async () =>
+        answer({ spf: false, errors: { spf: 'TXT example.com: no answer within 1200 ms' } }),
+      ),
     });
     expect(await timedOut.status('example.com')).toMatchObject({
       checked: false,
       note: expect.stringMatching(/^Some lookups failed \(SPF: TXT example\.com: no answer within 1200 ms\)/),
     });
     let release: (v: MailDomainCheck) => void = () => {};
+    let calls = 0;
     const slow = new AuthenticationCheck({
-      selector: 's1',
       waitMs: 10,
-      check: () => new Promise<MailDomainCheck>((r) => (release = r)),
+      domains: domains(() => {
+        calls++;
+        return new Promise<MailDomainCheck>((r) => (release = r));
+      }),
     });
     expect(await slow.status('example.com')).toMatchObject({ checked: false });
+    // Asked again while the first lookup runs: the same lookup, not a second one.
+    expect(await slow.status('example.com')).toMatchObject({ checked: false });
+    expect(calls).toBe(1);
     release(answer());
     // The lookup that was still running filled the cache.
     await expect.poll(() => slow.status('example.com')).toMatchObject({ checked: true, spf: true });
-    expect(await new AuthenticationCheck({ selector: 's1' }).status('')).toMatchObject({ checked: false });
+    expect(calls).toBe(1);
+    expect(
+      await new AuthenticationCheck({ domains: domains(async () => answer()) }).status(''),
+    ).toMatchObject({
+      checked: false,
+    });
   });
 });

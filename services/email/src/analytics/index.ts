@@ -1,8 +1,7 @@
 import type { ServiceInstance } from '@parley/kit';
 import { DEFAULT_FROM_EMAIL } from '../config.ts';
 import type { EmailContext } from '../context.ts';
-import { parseNameServers } from '../deliverability/dns.ts';
-import { DEFAULT_DKIM_SELECTOR } from '../deliverability/domain-checks.ts';
+import type { SenderDomainChecks } from '../deliverability/domain-checks.ts';
 import { AnalyticsRepository } from './analytics.repository.ts';
 import { AuthenticationCheck } from './authentication.ts';
 import { analyticsRoutes } from './routes.ts';
@@ -18,15 +17,15 @@ export interface AnalyticsHandle {
  * previous period, audience, deliverability health), the campaign comparison and the
  * engagement report of a campaign.
  */
-export async function registerAnalytics(app: ServiceInstance, ctx: EmailContext): Promise<AnalyticsHandle> {
+export async function registerAnalytics(
+  app: ServiceInstance,
+  ctx: EmailContext,
+  domains: SenderDomainChecks,
+): Promise<AnalyticsHandle> {
   const { deps } = ctx;
   const c = deps.config;
   const repo = new AnalyticsRepository(deps.pool);
-  const servers = parseNameServers(c.DNS_SERVERS);
-  const auth = new AuthenticationCheck({
-    selector: c.DKIM_SELECTOR ?? DEFAULT_DKIM_SELECTOR,
-    ...(servers ? { servers } : {}),
-  });
+  const auth = new AuthenticationCheck({ domains });
   await app.register(async (scope) =>
     analyticsRoutes(scope, { deps, repo, auth, fallbackFrom: c.MAIL_FROM_EMAIL ?? DEFAULT_FROM_EMAIL }),
   );

@@ -1,6 +1,6 @@
 import type { EmailConfig } from '../config.ts';
 import type { SettingsCopy } from '../repo/settings-copy.repository.ts';
-import { checkMailDomain, type MailDomainCheck } from './dns.ts';
+import { checkMailDomain, type DnsCheckOptions, type MailDomainCheck } from './dns.ts';
 import type { SendingSetup } from './dns-advice.ts';
 
 /** DKIM_SELECTOR when none is configured: the selector most self-hosted signers (OpenDKIM, cPanel) use. */
@@ -13,7 +13,8 @@ const FRESH_FAILED_MS = 60_000;
 /**
  * The DNS checks of sender domains, with a short-lived cache per domain: the explicit check
  * (Check DNS) always asks the name servers and refreshes the cache; the Deliverability tab's
- * recommendations reuse a fresh result. Concurrent checks of one domain share one lookup.
+ * recommendations and the analytics' authentication status reuse a fresh result. Concurrent
+ * checks of one domain share one lookup.
  */
 export class SenderDomainChecks {
   private readonly cache = new Map<string, { at: number; check: MailDomainCheck }>();
@@ -25,8 +26,15 @@ export class SenderDomainChecks {
       settings: SettingsCopy;
       servers: string[] | undefined;
       timeoutMs: number;
+      /** The DNS check (tests give their own). */
+      lookup?: (domain: string, selector: string, options: DnsCheckOptions) => Promise<MailDomainCheck>;
+      now?: () => number;
     },
   ) {}
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
 
   get selector(): string {
     return this.opts.config.DKIM_SELECTOR ?? DEFAULT_DKIM_SELECTOR;
@@ -37,12 +45,12 @@ export class SenderDomainChecks {
     const key = domain.toLowerCase();
     const running = this.running.get(key);
     if (running) return running;
-    const p = checkMailDomain(key, this.selector, {
+    const p = (this.opts.lookup ?? checkMailDomain)(key, this.selector, {
       ...(this.opts.servers ? { servers: this.opts.servers } : {}),
       timeoutMs: this.opts.timeoutMs,
     })
       .then((check) => {
-        this.cache.set(key, { at: Date.now(), check });
+        this.cache.set(key, { at: this.now(), check });
         if (this.cache.size > 100) this.cache.delete(this.cache.keys().next().value as string);
         return check;
       })
@@ -55,7 +63,7 @@ export class SenderDomainChecks {
   async recent(domain: string): Promise<MailDomainCheck> {
     const hit = this.cache.get(domain.toLowerCase());
     const failed = hit && Object.keys(hit.check.errors).length > 0;
-    if (hit && Date.now() - hit.at < (failed ? FRESH_FAILED_MS : FRESH_MS)) return hit.check;
+    if (hit && this.now() - hit.at < (failed ? FRESH_FAILED_MS : FRESH_MS)) return hit.check;
     return this.check(domain);
   }
 
