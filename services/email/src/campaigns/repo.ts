@@ -12,6 +12,7 @@ import {
 } from '@parley/contracts';
 import { badRequest, conflict, notFound } from '@parley/kit';
 import type pg from 'pg';
+import { rate } from '../analytics/domain.ts';
 import { normalizeEmail } from '../domain/contacts.ts';
 
 /** email_campaigns and what the campaign card shows of its sends (SQL through the pool). */
@@ -110,8 +111,6 @@ const parsedList = (text: string): number[] => {
   }
 };
 
-const rate1 = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
-
 function toCampaign(r: CampaignRow, live: LiveCounts | null): Campaign {
   const opens = Number(r.opens ?? 0);
   const clicks = Number(r.clicks ?? 0);
@@ -157,8 +156,8 @@ function toCampaign(r: CampaignRow, live: LiveCounts | null): Campaign {
     clickCount: clicks,
     bounceCount: bounces,
     unsubscribeCount: unsubscribes,
-    openRate: rate1(opens, r.sent_count),
-    clickRate: rate1(clicks, r.sent_count),
+    openRate: rate(opens, r.sent_count),
+    clickRate: rate(clicks, r.sent_count),
     subjectTip: subjectTip(r.subject),
     progress,
     createdAt: r.created_at.toISOString(),
