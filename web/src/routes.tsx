@@ -135,9 +135,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'admin/newsletters',
-            lazy: async () => ({
-              Component: (await import('./admin/pages/placeholders.tsx')).NewslettersPage,
-            }),
+            lazy: async () => ({ Component: (await import('./admin/newsletters/page.tsx')).default }),
           },
         ],
       },

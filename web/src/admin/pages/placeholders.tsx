@@ -9,7 +9,3 @@ export function AddressBooksPage() {
 export function EmailMarketingPage() {
   return <ComingSoon title="Email Marketing" description="Campaigns, templates and engagement reports." />;
 }
-
-export function NewslettersPage() {
-  return <ComingSoon title="Newsletters" description="Compose and send newsletters to your subscribers." />;
-}

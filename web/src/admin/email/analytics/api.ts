@@ -72,11 +72,19 @@ export function useCampaignComparison(period: AnalyticsPeriod, enabled: boolean)
   });
 }
 
-/** Read each time the dialog opens (staleTime 0): it is opened to see the latest opens. */
-export function useEngagementReport(campaignId: number | null, open: boolean) {
+/**
+ * Read each time the dialog opens (staleTime 0): it is opened to see the latest opens. `path`
+ * names the report's call (a campaign's by default; a newsletter's has its own).
+ */
+export function useEngagementReport(
+  campaignId: number | null,
+  open: boolean,
+  path: (id: number) => string = engagementReportPath,
+) {
+  const url = path(campaignId ?? 0);
   return useQuery<EngagementReportResponse>({
-    queryKey: [ANALYTICS_PATH, 'engagement', campaignId ?? 0],
-    queryFn: ({ signal }) => getJson(engagementReportPath(campaignId ?? 0), signal),
+    queryKey: [ANALYTICS_PATH, 'engagement', url],
+    queryFn: ({ signal }) => getJson(url, signal),
     enabled: open && campaignId !== null,
     staleTime: 0,
     ...adminQueryRetry,

@@ -7,7 +7,7 @@ import { cardClass, ErrorState, LoadingState } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
-import { useEngagementReport } from './api.ts';
+import { engagementReportPath, useEngagementReport } from './api.ts';
 import { RateValue } from './rate-cell.tsx';
 
 type List = 'opens' | 'clicks' | 'proxy';
@@ -15,23 +15,39 @@ type List = 'opens' | 'clicks' | 'proxy';
 const name = (p: { firstName: string | null; lastName: string | null }) =>
   [p.firstName, p.lastName].filter(Boolean).join(' ') || '—';
 
+/** Whose report the dialog shows: its title, what the mail is called, and the report's call. */
+export interface ReportSource {
+  title: string;
+  noun: string;
+  path: (id: number) => string;
+}
+
+const CAMPAIGN_REPORT: ReportSource = {
+  title: 'Engagement Report',
+  noun: 'campaign',
+  path: engagementReportPath,
+};
+
 /**
  * The engagement report (email marketing §2 dialogs): the summary, who opened and who
  * clicked, by contact. Opens that only a mail-privacy proxy made (Apple Mail Privacy
  * Protection preloads every image) are listed apart: nobody is known to have read those.
+ * A campaign's by default; `source` points it at another sender's report (a newsletter's).
  */
 export function EngagementReportDialog({
   campaign,
+  source = CAMPAIGN_REPORT,
   open,
   onOpenChange,
   onCloseAutoFocus,
 }: {
-  campaign: Campaign | null;
+  campaign: Pick<Campaign, 'id' | 'name'> | null;
+  source?: ReportSource;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
-  const report = useEngagementReport(campaign?.id ?? null, open);
+  const report = useEngagementReport(campaign?.id ?? null, open, source.path);
   const [list, setList] = useState<List>('opens');
   useEffect(() => {
     if (open) setList('opens');
@@ -56,7 +72,7 @@ export function EngagementReportDialog({
     <AudienceDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Engagement Report"
+      title={source.title}
       description={campaign ? `${campaign.name}: who opened and clicked.` : ''}
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
@@ -92,7 +108,7 @@ export function EngagementReportDialog({
                 rows={r.opens}
                 truncated={r.truncated.opens}
                 limit={r.limit}
-                empty="Nobody has opened this campaign yet."
+                empty={`Nobody has opened this ${source.noun} yet.`}
                 when={(o) => formatShortDateTime((o as EngagementOpen).openedAt)}
                 count={(o) => (o as EngagementOpen).openCount}
                 whenLabel="First opened"
