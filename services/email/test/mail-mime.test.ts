@@ -88,6 +88,13 @@ describe('helpers', () => {
     expect(out).toContain('href="https://dest.test/"');
     expect(out).not.toContain('/api/track/');
     expect(out).toContain('src="https://o.test/logo.png"');
+    // The same allowlist as the writer's output: responsive <style> stays, code in CSS does not.
+    const styled = previewHtml(
+      '<style>@import url(https://x.test/a.css); p { color: red; width: expression(alert(1)) }</style><p>Hi</p>',
+    );
+    expect(styled).toContain('<style>');
+    expect(styled).toContain('color: red');
+    expect(styled).not.toMatch(/@import|expression\(/);
   });
 
   it('masks addresses on the unsubscribe page', () => {

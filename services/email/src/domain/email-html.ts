@@ -26,38 +26,45 @@ const ATTRIBUTES_FOR_ALL = [
   'aria-label',
 ];
 
-export function sanitizeEmailHtml(html: string): string {
+/** The one allowlist of e-mail markup (tables, inline styles, images, links, <style>). */
+const EMAIL_HTML_POLICY: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'img',
+    'center',
+    'font',
+    'html',
+    'head',
+    'body',
+    'title',
+    'meta',
+    'style',
+  ],
+  // <style> is needed for the responsive rules; its text is checked below.
+  allowVulnerableTags: true,
+  allowedAttributes: {
+    '*': ATTRIBUTES_FOR_ALL,
+    // data-no-track: the campaign composer leaves such a link (unsubscribe) out of click tracking.
+    a: ['href', 'name', 'target', 'rel', 'data-no-track'],
+    img: ['src', 'alt', 'width', 'height'],
+    table: ['cellpadding', 'cellspacing', 'border', 'width', 'align', 'bgcolor', 'role'],
+    td: ['colspan', 'rowspan', 'width', 'align', 'valign', 'bgcolor'],
+    th: ['colspan', 'rowspan', 'width', 'align', 'valign', 'bgcolor'],
+    font: ['color', 'face', 'size'],
+    meta: ['charset', 'name', 'content'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemesByTag: { img: ['http', 'https', 'cid'] },
+  allowProtocolRelative: false,
+};
+
+/**
+ * E-mail HTML made safe by the one allowlist; `extra` adds a caller's filters and transforms
+ * (the stored-mail preview drops the open pixel and untracks links).
+ */
+export function sanitizeEmailHtml(html: string, extra: sanitizeHtml.IOptions = {}): string {
   const doctype = /^\s*<!doctype html>/i.test(html);
-  let clean = sanitizeHtml(html, {
-    allowedTags: [
-      ...sanitizeHtml.defaults.allowedTags,
-      'img',
-      'center',
-      'font',
-      'html',
-      'head',
-      'body',
-      'title',
-      'meta',
-      'style',
-    ],
-    // <style> is needed for the responsive rules; its text is checked below.
-    allowVulnerableTags: true,
-    allowedAttributes: {
-      '*': ATTRIBUTES_FOR_ALL,
-      // data-no-track: the campaign composer leaves such a link (unsubscribe) out of click tracking.
-      a: ['href', 'name', 'target', 'rel', 'data-no-track'],
-      img: ['src', 'alt', 'width', 'height'],
-      table: ['cellpadding', 'cellspacing', 'border', 'width', 'align', 'bgcolor', 'role'],
-      td: ['colspan', 'rowspan', 'width', 'align', 'valign', 'bgcolor'],
-      th: ['colspan', 'rowspan', 'width', 'align', 'valign', 'bgcolor'],
-      font: ['color', 'face', 'size'],
-      meta: ['charset', 'name', 'content'],
-    },
-    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-    allowedSchemesByTag: { img: ['http', 'https', 'cid'] },
-    allowProtocolRelative: false,
-  });
+  let clean = sanitizeHtml(html, { ...EMAIL_HTML_POLICY, ...extra });
   // CSS that runs code in old engines, or pulls in another stylesheet.
   clean = clean.replace(/<style>([\s\S]*?)<\/style>/gi, (_m, css: string) => {
     const safe = css.replace(/expression\s*\(|javascript:|behavior\s*:|-moz-binding|@import[^;]*;?/gi, '');

@@ -1,6 +1,6 @@
 import { ErrorBody, MailIdParams, OutboxPage, OutboxQuery, SentMailDetail } from '@parley/contracts';
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeEmailHtml } from '../domain/email-html.ts';
 import { headersOf, partOf } from '../domain/mime.ts';
 import type { Transports } from '../providers/index.ts';
 import type { MailRepository } from '../repo/mail.repository.ts';
@@ -98,43 +98,9 @@ export async function outboxRoutes(
  * open pixel is dropped and tracked links point at their destination.
  */
 export function previewHtml(html: string): string {
-  return sanitizeHtml(html, {
-    allowedTags: [
-      ...sanitizeHtml.defaults.allowedTags,
-      'img',
-      'center',
-      'font',
-      'html',
-      'head',
-      'body',
-      'title',
-      'meta',
-    ],
-    allowedAttributes: {
-      '*': [
-        'style',
-        'align',
-        'valign',
-        'width',
-        'height',
-        'bgcolor',
-        'border',
-        'role',
-        'dir',
-        'lang',
-        'class',
-        'title',
-      ],
-      a: ['href', 'name', 'target', 'rel'],
-      img: ['src', 'alt', 'width', 'height'],
-      table: ['cellpadding', 'cellspacing', 'border', 'width', 'align', 'bgcolor', 'role'],
-      td: ['colspan', 'rowspan', 'width', 'align', 'valign', 'bgcolor'],
-      font: ['color', 'face', 'size'],
-      meta: ['charset', 'name', 'content'],
-    },
-    allowedSchemes: ['http', 'https', 'mailto'],
+  return sanitizeEmailHtml(html, {
+    // Stored mail may carry inline (data:) images.
     allowedSchemesByTag: { img: ['http', 'https', 'data', 'cid'] },
-    allowProtocolRelative: false,
     exclusiveFilter: (frame) => frame.tag === 'img' && /\/api\/track\/open\//.test(frame.attribs.src ?? ''),
     transformTags: {
       a: (tagName, attribs) => {
