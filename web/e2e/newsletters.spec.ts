@@ -156,7 +156,8 @@ test('a published blog post is converted, and its preview has the post and a Rea
   await expect(preview.getByTestId('preview-headers')).toContainText(`Preheader ${tag}`);
   const frame = preview.getByTestId('newsletter-preview-frame');
   await expect(frame).toHaveAttribute('sandbox', '');
-  await expect(frame.contentFrame().getByText(title).first()).toBeVisible();
+  // The post's title (a link to the post), its 'Read more' button to the post, absolute.
+  await expect(frame.contentFrame().getByRole('link', { name: title, exact: true })).toBeVisible();
   const readMore = frame.contentFrame().getByRole('link', { name: /read more/i });
   await expect(readMore.first()).toBeVisible();
   expect(await readMore.first().getAttribute('href')).toMatch(
