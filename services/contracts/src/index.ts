@@ -12,6 +12,7 @@ export * from './enums.ts';
 export * from './events.ts';
 export * from './http.ts';
 export * from './identity.ts';
+export * from './merge-fields.ts';
 export * from './phone.ts';
 export * from './schedule.ts';
 export * from './schema.ts';

@@ -97,7 +97,7 @@ describe('the OpenAI campaign writer', () => {
       cta: { label: 'Pick a time' },
       signOff: 'Best regards,\nThe Parley team',
       // Left out by the model: the local plan's.
-      greeting: 'Hi {{firstName}},',
+      greeting: 'Hi {{firstName|there}},',
     });
     expect(copy.cta.url).toMatch(/^https:\/\/parley\.test\/book-demo\?utm_source=email/);
   });

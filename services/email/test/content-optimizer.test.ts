@@ -53,10 +53,10 @@ describe('subjects', () => {
 
   it('personalization greets by {{firstName}}, once', () => {
     const r = subject('Spring launch', 'personalization');
-    expect(r.value).toBe('{{firstName}}, spring launch');
+    expect(r.value).toBe('{{firstName|Hi}}, spring launch');
     expect(subject(r.value, 'personalization').value).toBe(r.value);
     expect(subject('AI receptionists are here', 'personalization').value).toBe(
-      '{{firstName}}, AI receptionists are here',
+      '{{firstName|Hi}}, AI receptionists are here',
     );
   });
 
@@ -128,10 +128,11 @@ describe('HTML', () => {
 
   it('personalization puts {{firstName}} in the greeting and names {{company}}', () => {
     const r = html('personalization');
-    expect(r.value).toContain('>Hello {{firstName}},</p>');
-    expect(r.value).toContain('to help {{company}} grow');
+    expect(r.value).toContain('>Hello {{firstName|there}},</p>');
+    // The words replaced stay as the fallback for a contact without a company.
+    expect(r.value).toContain('to help {{company|your business}} grow');
     const noGreeting = html('personalization', '<body><p>Our agent answers every call.</p></body>');
-    expect(noGreeting.value).toContain('<p class="parley-greeting">Hi {{firstName}},</p>\n<p>Our agent');
+    expect(noGreeting.value).toContain('<p class="parley-greeting">Hi {{firstName|there}},</p>\n<p>Our agent');
   });
 
   it('urgency adds a dated deadline line before the call to action and makes it immediate', () => {

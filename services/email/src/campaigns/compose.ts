@@ -1,3 +1,4 @@
+import { fillMergeFields, hasMergeField } from '@parley/contracts';
 import { escapeMarkup as esc } from '@parley/kit/markup';
 import { convert } from 'html-to-text';
 import { type Address, newMessageId } from '../domain/mime.ts';
@@ -6,7 +7,8 @@ import { addTracking } from '../domain/tracking.ts';
 
 /**
  * A campaign's message for one recipient: the admin's HTML and text with {{firstName}},
- * {{lastName}} and {{company}} filled in (escaped in the HTML), every link through the click
+ * {{lastName}} and {{company}} filled in (escaped in the HTML; `{{company|your team}}` gives
+ * a fallback), every link through the click
  * route and the open pixel, the visible unsubscribe link (where the admin put
  * {{unsubscribeUrl}}, else in a footer) and List-Unsubscribe with one-click (RFC 8058).
  * What is the same for every recipient (the text part when none was written) is made once.
@@ -27,24 +29,9 @@ export interface Personal {
   company: string | null;
 }
 
-const FIELD_RE = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/gi;
-const FIELD_NAMES: Record<string, string> = {
-  firstname: 'firstName',
-  lastname: 'lastName',
-  company: 'company',
-  email: 'email',
-  unsubscribeurl: 'unsubscribeUrl',
-};
-
+/** The recipient's merge fields filled in (escaped in HTML); the rule is the contracts' one. */
 export function personalise(template: string, p: Personal, asHtml: boolean, unsubscribeUrl = ''): string {
-  return template.replace(FIELD_RE, (_m, raw: string) => {
-    const name = FIELD_NAMES[raw.toLowerCase()] ?? raw;
-    const v =
-      name === 'unsubscribeUrl'
-        ? unsubscribeUrl
-        : ((p as unknown as Record<string, string | null>)[name] ?? '');
-    return asHtml ? esc(v) : v;
-  });
+  return fillMergeFields(template, { ...p, unsubscribeUrl }, asHtml ? esc : undefined);
 }
 
 export interface ComposedCampaignMail {
@@ -85,8 +72,8 @@ export class CampaignComposer {
           { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
         ],
       });
-    this.unsubInHtml = /\{\{\s*unsubscribeUrl\s*\}\}/i.test(content.htmlContent);
-    this.unsubInText = /\{\{\s*unsubscribeUrl\s*\}\}/i.test(this.text);
+    this.unsubInHtml = hasMergeField(content.htmlContent, 'unsubscribeUrl');
+    this.unsubInText = hasMergeField(this.text, 'unsubscribeUrl');
   }
 
   private get fromHeader(): string {

@@ -13,7 +13,7 @@ import { GOAL_PALETTES } from './header-banner.ts';
  * company, it plans a campaign (name, subject under 50 characters, preheader, headline,
  * greeting, paragraphs, a list, a call to action chosen by the goal, closing, sign-off) and
  * renders it as responsive e-mail HTML (tables and inline styles, a bulletproof button, the
- * {{firstName}} / {{company}} merge fields, a footer with the address and the
+ * {{firstName|there}} / {{company|your team}} merge fields (with fallbacks), a footer with the address and the
  * {{unsubscribeUrl}} link) with a matching text part. No network, no model: template-driven
  * writing from the prompt's topic, the industry it names, any offer, date or figure it
  * states, and the company context. The same input always gives the same campaign.
@@ -451,7 +451,8 @@ function chooser(seedText: string) {
 }
 
 /** What a subject shows in an inbox: merge fields count as a typical first name (8 letters). */
-export const visibleLength = (subject: string) => subject.replace(/\{\{\s*\w+\s*\}\}/g, 'Jennifer').length;
+export const visibleLength = (subject: string) =>
+  subject.replace(/\{\{\s*\w+\s*(?:\|[^{}|]*)?\}\}/g, 'Jennifer').length;
 
 /** The topic in the two forms subjects use: in a sentence ("our AI receptionist") and as a label ("AI receptionist"). */
 interface TopicForms {
@@ -516,7 +517,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
   const [t1, t2, t3] = ind.tasks;
   const friendly = /\b(casual|friendly|playful|warm|fun|relaxed|conversational)\b/i.test(company.tone ?? '');
   const formal = /\b(formal|corporate|authoritative|serious)\b/i.test(company.tone ?? '');
-  const greeting = formal ? 'Hello {{firstName}},' : 'Hi {{firstName}},';
+  const greeting = formal ? 'Hello {{firstName|there}},' : 'Hi {{firstName|there}},';
   const signOff = `${formal ? 'Kind regards' : friendly ? 'Cheers' : 'Best regards'},\nThe ${co} team`;
   const name = clipWords(`${titleCase(topic.phrase)} – ${CAMPAIGN_GOAL_LABELS[goal]}`, 200);
   const cta = { label: GOAL_CTA[goal].label, url: ctaUrl(brief.origin, goal, name) };
@@ -546,7 +547,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         paragraphs: [
           `Every call that goes unanswered is a customer who tries someone else. That is why more ${aud} are looking at ${ref}: the phone is answered at once, day and night, without adding to a team that already has a full day.`,
           `${promiseLine} The agent takes the routine conversations (${t1}, ${t2}, ${t3}) so your people spend their time where it matters, and every call leaves a transcript and a summary.`,
-          `We put together a short overview of how this looks for teams like {{company}}.`,
+          `We put together a short overview of how this looks for teams like {{company|yours}}.`,
         ],
         highlight: offer,
         listTitle: 'What teams like yours get:',
@@ -576,7 +577,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         paragraphs: [
           `Today we are launching ${ref}. We built it for ${aud} who want their ${ind.callers} to get a real answer every time they call, not a voicemail box.`,
           `${promiseLine} ${Ref} brings that to ${t1} and ${t2}, and it works with the calendars and systems you already use.`,
-          'Here is what changes for {{company}} from today:',
+          'Here is what changes for {{company|your team}} from today:',
         ],
         highlight: offer,
         listTitle: null,
@@ -607,7 +608,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         ),
         headline: pick([`See ${ref} in action`, `Your live demo of ${ref}`, `Watch ${ref} take a real call`]),
         paragraphs: [
-          `The quickest way to know whether ${ref} fits {{company}} is to see it work. In a live demo we take the calls your ${ind.callers} actually make, and you can ask anything along the way.`,
+          `The quickest way to know whether ${ref} fits {{company|your business}} is to see it work. In a live demo we take the calls your ${ind.callers} actually make, and you can ask anything along the way.`,
           promiseLine,
         ],
         highlight: offer,
@@ -639,7 +640,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         preheader: clipWords(`A few ways to get more from ${ref}, and a direct line to our team.`, 140),
         headline: pick([`Getting more from ${ref}`, 'Thank you for being with us', `What’s next for ${ref}`]),
         paragraphs: [
-          `Thank you for working with ${co}. We want {{company}} to get everything it can from ${ref}, so here are the things customers tell us make the biggest difference.`,
+          `Thank you for working with ${co}. We want {{company|your team}} to get everything it can from ${ref}, so here are the things customers tell us make the biggest difference.`,
           `${promiseLine} If something is not working the way you expected, we want to hear it.`,
         ],
         highlight: offer,
@@ -671,7 +672,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         headline: pick([`New: ${Label}`, `${Ref} is now available`, `Meet ${ref}`]),
         paragraphs: [
           `${Ref} is now available. We built it with ${aud} in mind, and it makes ${t1} simpler for your team and your ${ind.callers}.`,
-          `${promiseLine} There is nothing to install: it is ready for {{company}} today.`,
+          `${promiseLine} There is nothing to install: it is ready for {{company|your team}} today.`,
         ],
         highlight: offer,
         listTitle: 'What it means for you:',
@@ -718,7 +719,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
           'Staff time back for the conversations that need a person',
         ],
         closing: [
-          'Curious what the same approach would look like for {{company}}? Reply and we will walk you through it.',
+          'Curious what the same approach would look like for {{company|your business}}? Reply and we will walk you through it.',
         ],
       };
     case 'newsletter':
@@ -738,7 +739,7 @@ export function planCopy(brief: CopyBrief): CampaignCopy {
         preheader: clipWords(`In this issue: ${ref}, a practical tip and what is new at ${co}.`, 140),
         headline: pick([`This month: ${Label}`, `${Label}, and what’s new`, `The ${co} update`]),
         paragraphs: [
-          `Welcome to this month's update. Our main story is ${ref}: what it means for ${aud} like {{company}}, and how to make the most of it.`,
+          `Welcome to this month's update. Our main story is ${ref}: what it means for ${aud} like {{company|yours}}, and how to make the most of it.`,
           `${promiseLine} As always, the blog has the full articles behind each point below.`,
         ],
         highlight: offer,

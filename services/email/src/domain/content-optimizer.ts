@@ -1,4 +1,4 @@
-import { type OptimizeGoal, SUBJECT_TIP_LENGTH } from '@parley/contracts';
+import { hasMergeField, type OptimizeGoal, SUBJECT_TIP_LENGTH } from '@parley/contracts';
 import { escapeMarkup as esc } from '@parley/kit/markup';
 import { visibleLength } from './campaign-writer.ts';
 
@@ -256,12 +256,14 @@ export function optimizeSubject(subject: string, goal: OptimizeGoal, ctx: Optimi
       break;
     }
     case 'personalization': {
-      if (/\{\{\s*firstName\s*\}\}/i.test(s)) {
+      if (hasMergeField(s, 'firstName')) {
         changes.push('The subject already greets the reader by {{firstName}}; left as it is.');
         break;
       }
-      s = `{{firstName}}, ${lowerFirst(s)}`;
-      changes.push('Added {{firstName}} at the start: every recipient sees their own first name.');
+      s = `{{firstName|Hi}}, ${lowerFirst(s)}`;
+      changes.push(
+        'Added {{firstName}} at the start: every recipient sees their own first name ("Hi" where there is none).',
+      );
       break;
     }
     case 'urgency': {
@@ -596,14 +598,14 @@ export function optimizeHtml(html: string, goal: OptimizeGoal, ctx: OptimizeCont
       break;
     }
     case 'personalization': {
-      if (!/\{\{\s*firstName\s*\}\}/i.test(h)) {
+      if (!hasMergeField(h, 'firstName')) {
         const greeting =
           /(<p\b[^>]*>\s*)(hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings)\b([^<,!]*)([,!]?)/i;
         const first = greeting.exec(h.slice(bodyStart(h)));
         if (first && first.index < 2000) {
           const at = bodyStart(h) + first.index;
           const word = first[2] as string;
-          const replaced = `${first[1]}${word} {{firstName}}${first[4] || ','}`;
+          const replaced = `${first[1]}${word} {{firstName|there}}${first[4] || ','}`;
           h = h.slice(0, at) + replaced + h.slice(at + first[0].length);
           changes.push(
             `Greeting now uses the reader's name: “${word}${first[3] ?? ''}” → “${word} {{firstName}}”.`,
@@ -611,18 +613,19 @@ export function optimizeHtml(html: string, goal: OptimizeGoal, ctx: OptimizeCont
         } else {
           const firstP = h.slice(bodyStart(h)).search(/<p\b/i);
           const at = firstP >= 0 ? bodyStart(h) + firstP : beforeCta(h, ctaOf(h));
-          h = insertAt(h, at, line('parley-greeting', 'Hi {{firstName}},'));
+          h = insertAt(h, at, line('parley-greeting', 'Hi {{firstName|there}},'));
           changes.push('Added a greeting with {{firstName}} at the top.');
         }
       } else changes.push('The body already uses {{firstName}}.');
-      if (!/\{\{\s*company\s*\}\}/i.test(h)) {
+      if (!hasMergeField(h, 'company')) {
         let done = '';
         h = mapText(h, (t) =>
           done
             ? t
             : t.replace(/\byour (?:business|company|organi[sz]ation|practice|firm|agency)\b/i, (m) => {
                 done = m;
-                return '{{company}}';
+                // The words it replaces stay as the fallback for a contact without a company.
+                return `{{company|${m}}}`;
               }),
         );
         if (done) changes.push(`“${done}” → “{{company}}”: the reader's company by name.`);

@@ -1,4 +1,4 @@
-import { CAMPAIGN_GOAL_LABELS, OPTIMIZE_GOAL_LABELS } from '@parley/contracts';
+import { CAMPAIGN_GOAL_LABELS, mergeFieldsIn, OPTIMIZE_GOAL_LABELS } from '@parley/contracts';
 import OpenAI from 'openai';
 import { type CampaignCopy, planCopy } from '../domain/campaign-writer.ts';
 import type { CampaignWriter } from '../writer/writer.ts';
@@ -28,12 +28,7 @@ const strs = (v: unknown, max: number, count: number): string[] =>
         .slice(0, count)
     : [];
 
-const MERGE_FIELDS = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/gi;
-const CANONICAL = new Map(
-  ['firstName', 'lastName', 'company', 'email', 'unsubscribeUrl'].map((f) => [f.toLowerCase(), f]),
-);
-const fieldsOf = (s: string) =>
-  new Set([...s.matchAll(MERGE_FIELDS)].map((m) => CANONICAL.get((m[1] ?? '').toLowerCase()) ?? ''));
+const fieldsOf = mergeFieldsIn;
 
 export function openAiCampaignWriter(opts: {
   apiKey: string;

@@ -1,8 +1,9 @@
-import { SAMPLE_CONTACT } from '@parley/contracts';
+import { fillMergeFields, SAMPLE_CONTACT } from '@parley/contracts';
 
 /**
  * Preview personalisation (email marketing §2): {{firstName}}, {{lastName}} and {{company}}
- * (and the service's {{email}} and {{unsubscribeUrl}}) filled from the chosen preview contact,
+ * (and the service's {{email}} and {{unsubscribeUrl}}; `{{firstName|there}}` for a fallback)
+ * filled from the chosen preview contact,
  * or from the sample contact when none is chosen, escaped in HTML as the service does when it
  * sends; and the preview's figures (HTML size, text size, word count).
  */
@@ -17,7 +18,6 @@ export interface PreviewContact {
 /** Who the preview shows when no contact is chosen: the one the service's test sends use. */
 export const SAMPLE: PreviewContact = SAMPLE_CONTACT;
 
-const FIELD = /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*\}\}/g;
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -27,12 +27,13 @@ const ESCAPES: Record<string, string> = {
 };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
-/** The content with every merge field replaced (an empty field becomes empty text). */
+/** The content with every merge field replaced by the service's rule (fallbacks included). */
 export function personalize(content: string, contact: PreviewContact, html = false): string {
-  return content.replace(FIELD, (_m, key: keyof PreviewContact | 'unsubscribeUrl') => {
-    const value = key === 'unsubscribeUrl' ? '#unsubscribe' : (contact[key] ?? '');
-    return html ? escapeHtml(value) : value;
-  });
+  return fillMergeFields(
+    content,
+    { ...contact, unsubscribeUrl: '#unsubscribe' },
+    html ? escapeHtml : undefined,
+  );
 }
 
 /** Size in bytes as sent (UTF-8), shown as B or KB. */
