@@ -157,7 +157,9 @@ test('a published blog post is converted, and its preview has the post and a Rea
   const frame = preview.getByTestId('newsletter-preview-frame');
   await expect(frame).toHaveAttribute('sandbox', '');
   // The post's title (a link to the post), its 'Read more' button to the post, absolute.
-  await expect(frame.contentFrame().getByRole('link', { name: title, exact: true })).toBeVisible();
+  const heading = frame.contentFrame().getByText(title, { exact: true });
+  await expect(heading).toBeVisible();
+  await expect(heading).toHaveAttribute('href', new RegExp(`/blog/voice-agents-clinics-${tag}$`));
   const readMore = frame.contentFrame().getByRole('link', { name: /read more/i });
   await expect(readMore.first()).toBeVisible();
   expect(await readMore.first().getAttribute('href')).toMatch(
