@@ -30,15 +30,17 @@ export const CampaignSentEvent = Type.Object({
 });
 export type CampaignSentEvent = Static<typeof CampaignSentEvent>;
 
-/** `email.newsletter.sent`: a newsletter (a blog post turned into a mail) went out. */
+/** `email.newsletter.sent`: a newsletter (a blog post turned into a mail, or one made by hand) went out. */
 export const NewsletterSentEvent = Type.Object({
   newsletterId: Id,
   name: Type.String(),
-  /** The blog post it was made from (the blog service's post id). */
-  blogPostId: Type.String({ minLength: 1 }),
+  /** The blog post it was made from (the blog service's post id); null for a newsletter made by hand. */
+  blogPostId: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
   recipients: Count,
   sent: Count,
   failed: Count,
+  /** True when test mode sent it to the saved test addresses only (absent in older events: false). */
+  test: Type.Optional(Type.Boolean()),
   sentAt: IsoDateTime,
 });
 export type NewsletterSentEvent = Static<typeof NewsletterSentEvent>;

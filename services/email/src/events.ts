@@ -10,6 +10,8 @@ export const PUBLISHES = [
   'email.contact.unsubscribed',
   'email.contact.resubscribed',
   'email.campaign.sent',
+  // A newsletter's send finished (instead of email.campaign.sent for its companion campaign).
+  'email.newsletter.sent',
 ] as const;
 /**
  * Mail: the settings copy (SMTP, sender, brand, support address, test mode) and the

@@ -9,6 +9,7 @@ import { createDb } from './db.ts';
 import { registerDeliverability } from './deliverability/index.ts';
 import { CONSUMES, PUBLISHES } from './events.ts';
 import { registerMail } from './mail.ts';
+import { registerNewsletters } from './newsletters/index.ts';
 import { registerWriter } from './writer/index.ts';
 
 /** Composition root of the email service: the audience (books, contacts, imports), mail and campaigns. */
@@ -23,10 +24,11 @@ export const emailService = defineService({
     const ctx = { deps, db };
     await registerAudience(app, ctx);
     const mail = await registerMail(app, ctx);
-    await registerCampaigns(app, ctx, mail);
+    const campaigns = await registerCampaigns(app, ctx, mail);
     await registerWriter(app, ctx, mail);
     const deliverability = await registerDeliverability(app, ctx, mail);
     await registerAnalytics(app, ctx, deliverability.checks);
-    await registerBlogCopy(app, ctx);
+    const blog = await registerBlogCopy(app, ctx);
+    await registerNewsletters(app, ctx, { mail, campaigns, blog });
   },
 });

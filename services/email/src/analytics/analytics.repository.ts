@@ -145,6 +145,19 @@ export class AnalyticsRepository {
     }));
   }
 
+  /** The mails' totals of the given campaigns (all time; a campaign without mail: none). */
+  async countsByCampaign(ids: number[]): Promise<Map<number, MailCounts>> {
+    const out = new Map<number, MailCounts>();
+    if (!ids.length) return out;
+    const { rows } = await this.pool.query<CountsRow & { campaign_id: string }>(
+      `SELECT t."campaign_id", ${COUNTS} FROM "email_tracking" t
+       WHERE t."campaign_id" = ANY($1::text[]) GROUP BY t."campaign_id"`,
+      [ids.map(String)],
+    );
+    for (const r of rows) out.set(Number(r.campaign_id), countsOf(r));
+    return out;
+  }
+
   /**
    * The window of a period in a time zone: from the local midnight `days − 1` days before
    * today up to now; the previous window is as long and ends where this one starts. The

@@ -6,7 +6,6 @@ import {
   CampaignIdParams,
   DELIVERABILITY_DEFAULTS,
   EmailAnalyticsResponse,
-  ENGAGEMENT_REPORT_LIMIT,
   EngagementReportResponse,
   ErrorBody,
 } from '@parley/contracts';
@@ -29,6 +28,7 @@ import {
   rate,
   topCampaigns,
 } from './domain.ts';
+import { engagementReport } from './engagement.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -203,31 +203,7 @@ export async function analyticsRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const campaign = await repo.campaign(request.params.id);
-      const r = await repo.engagement(campaign.id);
-      const p = performanceOf(r.counts);
-      return {
-        success: true as const,
-        campaign,
-        engagementReport: {
-          opens: r.opens,
-          proxyOpens: r.proxyOpens,
-          clicks: r.clicks,
-          summary: {
-            totalSent: p.totalSent,
-            totalDelivered: p.totalDelivered,
-            totalOpened: p.totalOpened,
-            totalProxyOpened: p.totalProxyOpened,
-            totalClicked: p.totalClicked,
-            totalBounced: p.totalBounced,
-            totalUnsubscribed: p.totalUnsubscribed,
-            openRate: p.openRate,
-            clickRate: p.clickRate,
-          },
-          limit: ENGAGEMENT_REPORT_LIMIT,
-          truncated: r.truncated,
-        },
-      };
+      return engagementReport(repo, await repo.campaign(request.params.id));
     },
   );
 }

@@ -283,16 +283,28 @@ export class CampaignsRepository {
     );
   }
 
+  /** The Campaigns tab: newsletters' companion campaigns are not on it. */
   async list(): Promise<Campaign[]> {
     const { rows } = await this.pool.query<CampaignRow>(
-      `${SELECT} ORDER BY c."created_at" DESC, c."id" DESC`,
+      `${SELECT} WHERE c."newsletter_id" IS NULL ORDER BY c."created_at" DESC, c."id" DESC`,
     );
     return this.hydrate(rows);
   }
 
+  /** A campaign of the Campaigns tab (a newsletter's companion is not one: null). */
   async get(id: number): Promise<Campaign | null> {
-    const { rows } = await this.pool.query<CampaignRow>(`${SELECT} WHERE c."id" = $1`, [id]);
+    const { rows } = await this.pool.query<CampaignRow>(
+      `${SELECT} WHERE c."id" = $1 AND c."newsletter_id" IS NULL`,
+      [id],
+    );
     return rows.length ? ((await this.hydrate(rows))[0] ?? null) : null;
+  }
+
+  /** Campaigns by id, newsletters' companions included (the newsletters read theirs here). */
+  async byIds(ids: number[]): Promise<Map<number, Campaign>> {
+    if (!ids.length) return new Map();
+    const { rows } = await this.pool.query<CampaignRow>(`${SELECT} WHERE c."id" = ANY($1::int[])`, [ids]);
+    return new Map((await this.hydrate(rows)).map((c) => [c.id, c]));
   }
 
   async require(id: number): Promise<Campaign> {
@@ -335,7 +347,7 @@ export class CampaignsRepository {
     }
     sets.push(`"updated_at" = now()`);
     const { rowCount } = await this.pool.query(
-      `UPDATE "email_campaigns" SET ${sets.join(', ')} WHERE "id" = $1 AND "status" = 'draft'`,
+      `UPDATE "email_campaigns" SET ${sets.join(', ')} WHERE "id" = $1 AND "status" = 'draft' AND "newsletter_id" IS NULL`,
       values,
     );
     if (!rowCount) {
@@ -348,7 +360,7 @@ export class CampaignsRepository {
   /** Drafts only (409 otherwise). */
   async delete(id: number): Promise<void> {
     const { rowCount } = await this.pool.query(
-      `DELETE FROM "email_campaigns" WHERE "id" = $1 AND "status" = 'draft'`,
+      `DELETE FROM "email_campaigns" WHERE "id" = $1 AND "status" = 'draft' AND "newsletter_id" IS NULL`,
       [id],
     );
     if (!rowCount) {
@@ -364,7 +376,7 @@ export class CampaignsRepository {
          "target_address_books", "target_contacts", "tracking_id")
        SELECT left("name", ${CAMPAIGN_LIMITS.name - CAMPAIGN_COPY_SUFFIX.length}) || $2, "subject", "from_name", "from_email",
               "html_content", "text_content", "target_address_books", "target_contacts", $3
-       FROM "email_campaigns" WHERE "id" = $1 RETURNING "id"`,
+       FROM "email_campaigns" WHERE "id" = $1 AND "newsletter_id" IS NULL RETURNING "id"`,
       [id, CAMPAIGN_COPY_SUFFIX, newCampaignTrackingId()],
     );
     if (!rows[0]) throw notFound('Campaign not found');

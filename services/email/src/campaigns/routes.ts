@@ -133,6 +133,8 @@ export async function campaignRoutes(
       `/api/admin/email/campaigns/:id/${action}`,
       { onRequest: admin, schema: { params: CampaignIdParams, response: { 200: Campaign, ...sendErrors } } },
       async (request) => {
+        // A newsletter's companion campaign is the newsletter's to drive (404 here).
+        await repo.require(request.params.id);
         await sender[action](request.params.id);
         request.log.info({ campaignId: request.params.id, by: request.admin?.adminId }, `campaign ${action}`);
         return repo.require(request.params.id);

@@ -54,8 +54,15 @@ export interface LaunchRequest {
   kind: 'send' | 'resend';
   addressBookIds: number[];
   contactIds: number[];
+  /** A newsletter's audience: every active contact of every book ... */
+  allContacts?: boolean;
+  /** ... and/or those whose company, trimmed and lower-cased, is one of these (given lower-trimmed). */
+  companies?: string[];
   testRequested: boolean;
 }
+
+/** Who a send goes to, as the recipient SQL reads it. */
+export type Audience = Pick<LaunchRequest, 'addressBookIds' | 'contactIds' | 'allContacts' | 'companies'>;
 
 export interface LaunchResult {
   sendId: number;
@@ -67,6 +74,11 @@ export interface LaunchResult {
 
 /** A launch lock shared by launches and the scheduler (hourly limit, cooling period). */
 const LAUNCH_LOCK = 0x70a7_1e01;
+
+/** Takes the launch lock in `client`'s transaction (a newsletter's delete waits for a dispatch in progress). */
+export async function lockLaunches(client: pg.PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
+}
 const TRACKING_ID_SQL = `rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`;
 
 class Throttle {
@@ -207,8 +219,8 @@ export class CampaignSender {
       if (!scheduled && !testMode) await assertUnderHourlyLimit(client);
       const { rows: sendRows } = await client.query<{ id: number }>(
         `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "test_mode", "live",
-           "address_book_ids", "contact_ids", "scheduled_at", "started_at")
-         VALUES ($1, $2, $3::"campaign_send_status", $4, $5, $6::int[], $7::bigint[], $8, $9) RETURNING "id"`,
+           "address_book_ids", "contact_ids", "scheduled_at", "started_at", "all_contacts", "companies")
+         VALUES ($1, $2, $3::"campaign_send_status", $4, $5, $6::int[], $7::bigint[], $8, $9, $10, $11::text[]) RETURNING "id"`,
         [
           campaignId,
           req.kind,
@@ -219,13 +231,15 @@ export class CampaignSender {
           req.contactIds,
           scheduled ? c.scheduled_at : null,
           scheduled ? null : new Date(),
+          req.allContacts === true,
+          req.companies ?? [],
         ],
       );
       const sendId = sendRows[0]?.id as number;
       let counts: { total: number; original: number };
       if (scheduled) {
         // Resolved at dispatch (contacts may change until then); checked now so the admin hears of it.
-        const original = await countLive(client, req.addressBookIds, req.contactIds);
+        const original = await countLive(client, req);
         counts = { total: testMode ? testSettings.addresses.length : original, original };
       } else {
         counts = await resolveRecipients(client, sendId, campaignId, req, testMode, testSettings.addresses);
@@ -268,8 +282,10 @@ export class CampaignSender {
           test_mode: boolean;
           address_book_ids: number[];
           contact_ids: string[];
+          all_contacts: boolean;
+          companies: string[] | null;
         }>(
-          `SELECT "id", "campaign_id", "kind", "test_mode", "address_book_ids", "contact_ids"
+          `SELECT "id", "campaign_id", "kind", "test_mode", "address_book_ids", "contact_ids", "all_contacts", "companies"
            FROM "email_campaign_sends" WHERE "status" = 'scheduled' AND "scheduled_at" <= now()
            ORDER BY "scheduled_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED`,
         );
@@ -295,6 +311,8 @@ export class CampaignSender {
             kind: s.kind,
             addressBookIds: s.address_book_ids,
             contactIds: s.contact_ids.map(Number),
+            allContacts: s.all_contacts,
+            companies: s.companies ?? [],
             testRequested: false,
           },
           testMode,
@@ -698,21 +716,43 @@ export class CampaignSender {
         );
         const s = rows[0];
         if (!s) return false;
-        const { rows: camp } = await client.query<{ name: string }>(
+        const { rows: camp } = await client.query<{ name: string; newsletter_id: number | null }>(
           `UPDATE "email_campaigns" SET "status" = 'sent', "sent_at" = $2, "updated_at" = now(),
              "sent_count" = "sent_count" + $3, "total_recipients" = "total_recipients" + $4
-           WHERE "id" = $1 RETURNING "name"`,
+           WHERE "id" = $1 RETURNING "name", "newsletter_id"`,
           [s.campaign_id, s.finished_at, s.sent, s.total],
         );
-        await enqueueEvent(pgExecutor(client), 'email.campaign.sent', {
-          campaignId: String(s.campaign_id),
-          name: camp[0]?.name ?? '',
-          recipients: s.total,
-          sent: s.sent,
-          failed: s.failed + s.unknown,
-          test: s.test_mode,
-          sentAt: s.finished_at.toISOString(),
-        });
+        const newsletterId = camp[0]?.newsletter_id ?? null;
+        const { rows: newsletter } =
+          newsletterId === null
+            ? { rows: [] }
+            : await client.query<{ name: string; blog_post_id: string | null }>(
+                `SELECT "name", "blog_post_id" FROM "newsletters" WHERE "id" = $1`,
+                [newsletterId],
+              );
+        if (newsletter[0]) {
+          // A newsletter's companion campaign: the newsletter went out (not a campaign).
+          await enqueueEvent(pgExecutor(client), 'email.newsletter.sent', {
+            newsletterId: String(newsletterId),
+            name: newsletter[0].name,
+            blogPostId: newsletter[0].blog_post_id,
+            recipients: s.total,
+            sent: s.sent,
+            failed: s.failed + s.unknown,
+            test: s.test_mode,
+            sentAt: s.finished_at.toISOString(),
+          });
+        } else {
+          await enqueueEvent(pgExecutor(client), 'email.campaign.sent', {
+            campaignId: String(s.campaign_id),
+            name: camp[0]?.name ?? '',
+            recipients: s.total,
+            sent: s.sent,
+            failed: s.failed + s.unknown,
+            test: s.test_mode,
+            sentAt: s.finished_at.toISOString(),
+          });
+        }
         this.deps.logger.info(
           { campaignId: s.campaign_id, sendId: id, sent: s.sent, failed: s.failed, unknown: s.unknown },
           'campaign send finished',
@@ -784,7 +824,12 @@ function noContacts(kind: 'send' | 'resend', testMode: boolean): HttpError {
   return new HttpError(400, `${CAMPAIGN_MESSAGES.noContacts}: ${detail}`);
 }
 
-/** The live recipients, set-based: active contacts of the books ∪ chosen active contacts, per address, less suppressions. */
+/**
+ * The live recipients, set-based: active contacts of the books ∪ chosen active contacts ∪ (a
+ * newsletter's audience) every active contact ∪ the active contacts of the chosen companies
+ * (lower(btrim(company)), an index of the newsletters migration), per address, less
+ * suppressions. The branches a send does not use are constant-false (custom plans: never run).
+ */
 const LIVE_SQL = `
   SELECT DISTINCT ON (u."email_key") u."id", u."email", u."email_key", u."first_name", u."last_name", u."company"
   FROM (
@@ -793,15 +838,30 @@ const LIVE_SQL = `
     UNION ALL
     SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
     FROM "email_contacts" c WHERE c."id" = ANY($2::bigint[]) AND c."status" = 'active'
+    UNION ALL
+    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
+    FROM "email_contacts" c WHERE $3::boolean AND c."status" = 'active'
+    UNION ALL
+    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
+    FROM "email_contacts" c
+    WHERE cardinality($4::text[]) > 0 AND lower(btrim(c."company")) = ANY($4::text[]) AND c."status" = 'active'
   ) u
   WHERE NOT EXISTS (SELECT 1 FROM "email_suppressions" s WHERE s."address" = u."email_key")
   ORDER BY u."email_key", u."id"`;
 
-async function countLive(client: pg.PoolClient, books: number[], contacts: number[]): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${LIVE_SQL}) l`, [
-    books,
-    contacts,
-  ]);
+const liveParams = (a: Audience) => [
+  a.addressBookIds,
+  a.contactIds,
+  a.allContacts === true,
+  a.companies ?? [],
+];
+
+/** How many live recipients an audience has now (deduplicated, less suppressions). */
+export async function countLive(client: pg.PoolClient | pg.Pool, audience: Audience): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (${LIVE_SQL}) l`,
+    liveParams(audience),
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -816,7 +876,7 @@ async function resolveRecipients(
   let total: number;
   let original: number;
   if (testMode) {
-    original = await countLive(client, req.addressBookIds, req.contactIds);
+    original = await countLive(client, req);
     const res = await client.query(
       `INSERT INTO "email_campaign_recipients" ("send_id", "email", "email_key", "tracking_id")
        SELECT $1, a, lower(a), ${TRACKING_ID_SQL} FROM unnest($2::text[]) AS a
@@ -828,9 +888,9 @@ async function resolveRecipients(
     const res = await client.query(
       `INSERT INTO "email_campaign_recipients"
          ("send_id", "contact_id", "email", "email_key", "first_name", "last_name", "company", "tracking_id")
-       SELECT $3, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
+       SELECT $5, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
        FROM (${LIVE_SQL}) l ORDER BY l."id"`,
-      [req.addressBookIds, req.contactIds, sendId],
+      [...liveParams(req), sendId],
     );
     total = res.rowCount ?? 0;
     original = total;

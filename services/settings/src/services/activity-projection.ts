@@ -101,7 +101,7 @@ export async function applyActivity(w: ActivityWriter, event: ActivityEvent): Pr
         id: n.newsletterId,
         name: n.name,
         blogPostId: n.blogPostId,
-        test: false,
+        test: n.test ?? false,
         recipients: n.recipients,
         sent: n.sent,
         failed: n.failed,

@@ -1,0 +1,40 @@
+import { publicOriginOf, type ServiceInstance } from '@parley/kit';
+import { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { CampaignsHandle } from '../campaigns/index.ts';
+import type { EmailContext } from '../context.ts';
+import type { MailHandle } from '../mail.ts';
+import type { BlogCopyRepository } from '../repo/blog-copy.repository.ts';
+import { NewslettersRepository } from './newsletters.repository.ts';
+import { NewslettersService } from './newsletters.service.ts';
+import { newsletterRoutes } from './routes.ts';
+
+/** What the rest of the service (and tests) may use of newsletters. */
+export interface NewslettersHandle {
+  repo: NewslettersRepository;
+  service: NewslettersService;
+}
+
+/**
+ * Newsletters: made from the blog copy or by hand, sent through the campaign pipeline (a
+ * companion campaign each: the same sender workers, scheduler, hourly limit, tracking and
+ * reports), audiences resolved by the server, analytics, and 'Fix HTML Issues'.
+ */
+export async function registerNewsletters(
+  app: ServiceInstance,
+  ctx: EmailContext,
+  parts: { mail: MailHandle; campaigns: CampaignsHandle; blog: BlogCopyRepository },
+): Promise<NewslettersHandle> {
+  const { deps } = ctx;
+  const repo = new NewslettersRepository(deps.pool, parts.campaigns.repo);
+  const service = new NewslettersService({
+    pool: deps.pool,
+    repo,
+    blog: parts.blog,
+    sender: parts.campaigns.sender,
+    mailer: parts.mail.mailer,
+    analytics: new AnalyticsRepository(deps.pool),
+    origin: publicOriginOf(deps.config),
+  });
+  await app.register(async (scope) => newsletterRoutes(scope, { deps, repo, service }));
+  return { repo, service };
+}

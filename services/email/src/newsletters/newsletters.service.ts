@@ -1,0 +1,448 @@
+import {
+  CAMPAIGN_MESSAGES,
+  type ConvertBlogBody,
+  DEFAULT_NEWSLETTER_CUSTOMIZATIONS,
+  type FixHtmlItem,
+  type FixHtmlResponse,
+  NEWSLETTER_LIMITS,
+  NEWSLETTER_MESSAGES,
+  type Newsletter,
+  type NewsletterAnalytics,
+  type NewsletterAudience,
+  type NewsletterAudienceSummary,
+  type NewsletterBlogPostSummary,
+  type NewsletterEngagementReport,
+  type NewsletterInput,
+  type NewsletterPreview,
+  type NewsletterSendResponse,
+  SAMPLE_CONTACT,
+} from '@parley/contracts';
+import { badRequest, conflict, HttpError, inTransaction, notFound } from '@parley/kit';
+import type pg from 'pg';
+import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import { NO_MAIL, performanceOf } from '../analytics/domain.ts';
+import { engagementReport } from '../analytics/engagement.ts';
+import { personalise } from '../campaigns/compose.ts';
+import {
+  type Audience,
+  type CampaignSender,
+  countLive,
+  type LaunchResult,
+  lockLaunches,
+} from '../campaigns/sender.ts';
+import { sanitizeEmailHtml, textOfHtml } from '../domain/email-html.ts';
+import { normalizeEmailHtml } from '../domain/html-fix.ts';
+import { buildNewsletter, withPreheader } from '../domain/newsletter-template.ts';
+import type { Mailer } from '../providers/mailer.ts';
+import type { BlogCopyRepository } from '../repo/blog-copy.repository.ts';
+import type { NewslettersRepository } from './newsletters.repository.ts';
+
+/**
+ * Newsletters (email marketing §2 Newsletter screen, §3, §4, §5, §7, §8): made from a post of
+ * the blog copy or by hand, sent through the campaign pipeline by way of a companion campaign
+ * (see newsletters.repository.ts), to audiences the server resolves (everyone, chosen contacts,
+ * chosen companies), plus the analytics, engagement report and 'Fix HTML Issues'.
+ */
+
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+
+/** A body's audience: `audience`, else contactIds alone (a contacts audience), else null. */
+export function audienceOf(b: {
+  audience?: NewsletterAudience | undefined;
+  contactIds?: number[] | undefined;
+}) {
+  if (b.audience) return b.audience;
+  if (b.contactIds?.length) return { type: 'contacts' as const, contactIds: b.contactIds };
+  return null;
+}
+
+/** The sender's form of an audience (company names lower-cased and trimmed, blanks dropped). */
+export function resolveAudience(a: NewsletterAudience): Audience {
+  switch (a.type) {
+    case 'all':
+      return { addressBookIds: [], contactIds: [], allContacts: true, companies: [] };
+    case 'contacts':
+      return {
+        addressBookIds: [],
+        contactIds: [...new Set(a.contactIds)],
+        allContacts: false,
+        companies: [],
+      };
+    case 'companies': {
+      const companies = [...new Set(a.companies.map((c) => c.trim().toLowerCase()).filter(Boolean))];
+      if (!companies.length) throw badRequest(NEWSLETTER_MESSAGES.noContacts);
+      return { addressBookIds: [], contactIds: [], allContacts: false, companies };
+    }
+  }
+}
+
+/** Parses the schedule time: 'Please select a date and time' when missing or unreadable, in the future. */
+export function scheduleTime(value: string | undefined, now = Date.now()): Date {
+  const s = value?.trim();
+  if (!s) throw badRequest(NEWSLETTER_MESSAGES.dateTime);
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) throw badRequest(NEWSLETTER_MESSAGES.dateTime);
+  if (t <= now) throw badRequest(NEWSLETTER_MESSAGES.pastDate);
+  return new Date(t);
+}
+
+export class NewslettersService {
+  constructor(
+    private readonly deps: {
+      pool: pg.Pool;
+      repo: NewslettersRepository;
+      blog: BlogCopyRepository;
+      sender: CampaignSender;
+      mailer: Mailer;
+      analytics: AnalyticsRepository;
+      origin: string;
+    },
+  ) {}
+
+  // ── create, convert, preview, delete ────────────────────────────────────────
+
+  async create(input: NewsletterInput): Promise<Newsletter> {
+    const name = oneLine(input.name ?? '');
+    const subject = oneLine(input.subject ?? '');
+    const html = input.htmlContent ?? '';
+    if (!name || !subject || !html.trim()) throw badRequest(NEWSLETTER_MESSAGES.required);
+    if (name.length > NEWSLETTER_LIMITS.name)
+      throw badRequest(`Name must be at most ${NEWSLETTER_LIMITS.name} characters`);
+    if (subject.length > NEWSLETTER_LIMITS.subject)
+      throw badRequest(`Subject must be at most ${NEWSLETTER_LIMITS.subject} characters`);
+    const preheader = input.preheader ? oneLine(input.preheader) : '';
+    if (preheader.length > NEWSLETTER_LIMITS.preheader)
+      throw badRequest(`Preheader must be at most ${NEWSLETTER_LIMITS.preheader} characters`);
+    const from = await this.deps.mailer.sender();
+    return this.deps.repo.create({
+      name,
+      subject,
+      preheader: preheader || null,
+      fromName: from.name ?? 'Parley',
+      fromEmail: from.address,
+      htmlContent: html,
+      textContent: input.textContent?.trim() ? input.textContent : null,
+      blogPostId: null,
+      customizations: DEFAULT_NEWSLETTER_CUSTOMIZATIONS,
+    });
+  }
+
+  /** The published posts of the blog copy, newest first, with the newsletters made from each. */
+  async blogPosts(): Promise<NewsletterBlogPostSummary[]> {
+    const posts = await this.deps.blog.published(500);
+    const counts = await this.deps.repo.countsByPost(posts.map((p) => p.id));
+    return posts.map((p) => ({
+      id: p.id,
+      slug: p.slug,
+      title: p.title,
+      excerpt: p.excerpt,
+      author: p.author,
+      featuredImage: p.featuredImage,
+      tags: p.tags,
+      publishedAt: p.publishedAt,
+      newsletterCount: counts.get(p.id) ?? 0,
+    }));
+  }
+
+  async convert(postId: string, body: ConvertBlogBody | undefined): Promise<Newsletter> {
+    const post = await this.deps.blog.get(postId);
+    if (!post) throw notFound(NEWSLETTER_MESSAGES.postNotFound);
+    if (post.status !== 'published') throw notFound(NEWSLETTER_MESSAGES.postNotFound);
+    const customizations = { ...DEFAULT_NEWSLETTER_CUSTOMIZATIONS, ...(body?.customizations ?? {}) };
+    const [brand, from] = await Promise.all([this.deps.mailer.brand(), this.deps.mailer.sender()]);
+    const built = await buildNewsletter(post, {
+      origin: this.deps.origin,
+      brand: brand.name,
+      customizations,
+      preheader: body?.preheader ? oneLine(body.preheader) : undefined,
+    });
+    const title = oneLine(post.title) || post.slug;
+    return this.deps.repo.create({
+      name: title.slice(0, NEWSLETTER_LIMITS.name),
+      subject: title.slice(0, NEWSLETTER_LIMITS.subject),
+      preheader: built.preheader.slice(0, NEWSLETTER_LIMITS.preheader) || null,
+      fromName: from.name ?? 'Parley',
+      fromEmail: from.address,
+      htmlContent: built.html,
+      textContent: built.text,
+      blogPostId: post.id,
+      customizations,
+    });
+  }
+
+  /** The mail as a reader sees it (the sample contact's merge fields), sanitised for showing. */
+  async preview(id: number): Promise<NewsletterPreview> {
+    const n = await this.deps.repo.require(id);
+    const html = withPreheader(n.htmlContent, n.preheader);
+    const unsubscribe = `${this.deps.origin}/unsubscribe`;
+    return {
+      subject: personalise(n.subject, SAMPLE_CONTACT, false),
+      preheader: n.preheader,
+      html: sanitizeEmailHtml(personalise(html, SAMPLE_CONTACT, true, unsubscribe)),
+      text: personalise(
+        n.textContent?.trim() ? n.textContent : textOfHtml(html),
+        SAMPLE_CONTACT,
+        false,
+        unsubscribe,
+      ),
+    };
+  }
+
+  /** Any status but sending; the companion campaign (sends, recipients) goes with it. */
+  async delete(id: number): Promise<void> {
+    await inTransaction(this.deps.pool, async (client) => {
+      // The launch lock: no dispatch of its schedule is half done while it goes.
+      await lockLaunches(client);
+      const { rows } = await client.query<{ status: string | null }>(
+        `SELECT c."status"::text AS status FROM "newsletters" n
+         LEFT JOIN "email_campaigns" c ON c."id" = n."campaign_id" WHERE n."id" = $1 FOR UPDATE OF n`,
+        [id],
+      );
+      if (!rows[0]) throw notFound(NEWSLETTER_MESSAGES.notFound);
+      if (rows[0].status === 'sending') throw conflict(NEWSLETTER_MESSAGES.busy);
+      await client.query(`DELETE FROM "newsletters" WHERE "id" = $1`, [id]);
+    });
+  }
+
+  // ── sending ─────────────────────────────────────────────────────────────────
+
+  private async respond(id: number, r: LaunchResult, what: string): Promise<NewsletterSendResponse> {
+    const newsletter = await this.deps.repo.require(id);
+    const who = r.testMode
+      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
+      : `${r.recipients} recipient(s)`;
+    return {
+      success: true,
+      message: r.scheduled
+        ? `Newsletter scheduled for ${newsletter.scheduledAt}: ${who}`
+        : `${what} to ${who}`,
+      newsletterId: id,
+      sendId: r.sendId,
+      testMode: r.testMode,
+      recipients: r.recipients,
+      originalRecipients: r.originalRecipients,
+      newsletter,
+    };
+  }
+
+  /** The sender's 409 about a campaign is, here, about the newsletter. */
+  private async launch(
+    campaignId: number,
+    kind: 'send' | 'resend',
+    audience: Audience,
+    testRequested: boolean,
+  ): Promise<LaunchResult> {
+    try {
+      return await this.deps.sender.launch(campaignId, { kind, ...audience, testRequested });
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 409)
+        throw conflict(kind === 'send' ? NEWSLETTER_MESSAGES.notDraft : NEWSLETTER_MESSAGES.notSent);
+      throw err;
+    }
+  }
+
+  private async requireStatus(
+    id: number,
+    status: Newsletter['status'],
+    message: string,
+  ): Promise<Newsletter> {
+    const n = await this.deps.repo.require(id);
+    if (n.status !== status) throw conflict(`${message}: this newsletter is ${n.status}`);
+    return n;
+  }
+
+  async send(
+    id: number,
+    b: { audience?: NewsletterAudience; contactIds?: number[]; confirmSend: boolean; testMode?: boolean },
+  ): Promise<NewsletterSendResponse> {
+    if (b.confirmSend !== true) throw badRequest(CAMPAIGN_MESSAGES.confirm);
+    const a = audienceOf(b);
+    if (!a) throw badRequest(NEWSLETTER_MESSAGES.noContacts);
+    const audience = resolveAudience(a);
+    await this.requireStatus(id, 'draft', NEWSLETTER_MESSAGES.notDraft);
+    const campaignId = await this.deps.repo.prepareCompanion(id, null);
+    const r = await this.launch(campaignId, 'send', audience, b.testMode === true);
+    return this.respond(id, r, 'Newsletter is being sent');
+  }
+
+  /** Scheduled sends resolve their recipients at dispatch; no audience given: every active contact. */
+  async schedule(
+    id: number,
+    b: { scheduledAt?: string; audience?: NewsletterAudience; contactIds?: number[] },
+  ): Promise<NewsletterSendResponse> {
+    const at = scheduleTime(b.scheduledAt);
+    const audience = resolveAudience(audienceOf(b) ?? { type: 'all' });
+    await this.requireStatus(id, 'draft', NEWSLETTER_MESSAGES.notDraft);
+    const campaignId = await this.deps.repo.prepareCompanion(id, at);
+    const r = await this.launch(campaignId, 'send', audience, false);
+    return this.respond(id, r, 'Newsletter scheduled');
+  }
+
+  async unschedule(id: number): Promise<NewsletterSendResponse> {
+    const n = await this.requireStatus(id, 'scheduled', NEWSLETTER_MESSAGES.notScheduled);
+    const campaignId = n.campaignId as number;
+    try {
+      await this.deps.sender.cancel(campaignId);
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 409)
+        throw conflict(NEWSLETTER_MESSAGES.notScheduled);
+      throw err;
+    }
+    await this.deps.pool.query(
+      `UPDATE "email_campaigns" SET "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1 AND "status" = 'draft'`,
+      [campaignId],
+    );
+    const newsletter = await this.deps.repo.require(id);
+    return {
+      success: true,
+      message: 'Newsletter unscheduled: back to draft',
+      newsletterId: id,
+      sendId: null,
+      testMode: false,
+      recipients: 0,
+      originalRecipients: 0,
+      newsletter,
+    };
+  }
+
+  async resend(id: number, b: { audience?: NewsletterAudience; contactIds?: number[] }) {
+    const a = audienceOf(b);
+    if (!a) throw badRequest(NEWSLETTER_MESSAGES.noContacts);
+    const audience = resolveAudience(a);
+    const n = await this.requireStatus(id, 'sent', NEWSLETTER_MESSAGES.notSent);
+    const r = await this.launch(n.campaignId as number, 'resend', audience, false);
+    return this.respond(id, r, 'Newsletter is being resent');
+  }
+
+  // ── audiences ───────────────────────────────────────────────────────────────
+
+  /**
+   * Everyone (active, unsuppressed, by distinct address) and the companies with how many such
+   * addresses each: grouped trimmed and case-insensitively, blank companies left out, the
+   * largest first. Read from the partial expression index of the newsletters migration.
+   */
+  async audienceSummary(): Promise<NewsletterAudienceSummary> {
+    const [total, companies] = await Promise.all([
+      countLive(this.deps.pool, { addressBookIds: [], contactIds: [], allContacts: true, companies: [] }),
+      this.deps.pool.query<{ company: string; n: number }>(
+        `SELECT min(btrim(c."company")) AS company, count(DISTINCT c."email_key")::int AS n
+         FROM "email_contacts" c
+         WHERE c."status" = 'active' AND btrim(c."company") <> ''
+           AND NOT EXISTS (SELECT 1 FROM "email_suppressions" s WHERE s."address" = c."email_key")
+         GROUP BY lower(btrim(c."company"))
+         ORDER BY n DESC, company`,
+      ),
+    ]);
+    return {
+      totalContacts: total,
+      companies: companies.rows.map((r) => ({ company: r.company, count: r.n })),
+    };
+  }
+
+  async audienceCount(a: NewsletterAudience): Promise<number> {
+    return countLive(this.deps.pool, resolveAudience(a));
+  }
+
+  // ── analytics ───────────────────────────────────────────────────────────────
+
+  async analytics(id?: number): Promise<NewsletterAnalytics> {
+    const list = id === undefined ? await this.deps.repo.list() : [await this.deps.repo.require(id)];
+    const counts = await this.deps.analytics.countsByCampaign(
+      list.map((n) => n.campaignId).filter((c): c is number => c !== null),
+    );
+    const rows = list.map((n) => {
+      const p = performanceOf((n.campaignId !== null ? counts.get(n.campaignId) : undefined) ?? NO_MAIL);
+      return {
+        id: n.id,
+        name: n.name,
+        status: n.status,
+        sentAt: n.sentAt,
+        totalSent: p.totalSent,
+        totalOpened: p.totalOpened,
+        totalClicked: p.totalClicked,
+        openRate: p.openRate,
+        clickRate: p.clickRate,
+      };
+    });
+    const all = performanceOf(
+      [...counts.values()].reduce(
+        (sum, c) => ({
+          sent: sum.sent + c.sent,
+          bounced: sum.bounced + c.bounced,
+          opened: sum.opened + c.opened,
+          proxyOnly: sum.proxyOnly + c.proxyOnly,
+          clicked: sum.clicked + c.clicked,
+          engaged: sum.engaged + c.engaged,
+          unsubscribed: sum.unsubscribed + c.unsubscribed,
+          complained: sum.complained + c.complained,
+        }),
+        { ...NO_MAIL },
+      ),
+    );
+    return {
+      totalSent: all.totalSent,
+      totalOpened: all.totalOpened,
+      totalClicked: all.totalClicked,
+      openRate: all.openRate,
+      clickRate: all.clickRate,
+      campaigns: rows,
+    };
+  }
+
+  /** The companion campaign's report; before the first send an empty one. */
+  async engagement(id: number): Promise<NewsletterEngagementReport> {
+    const n = await this.deps.repo.require(id);
+    return engagementReport(
+      this.deps.analytics,
+      { id: n.id, name: n.name, status: n.status, sentAt: n.sentAt },
+      n.campaignId,
+    );
+  }
+
+  // ── Fix HTML Issues ─────────────────────────────────────────────────────────
+
+  /** Draft campaigns (not newsletters' companions) and draft newsletters, one at a time. */
+  async fixHtml(): Promise<FixHtmlResponse> {
+    const items: FixHtmlItem[] = [];
+    const origin = this.deps.origin;
+    const { rows: campaigns } = await this.deps.pool.query<{ id: number }>(
+      `SELECT "id" FROM "email_campaigns" WHERE "status" = 'draft' AND "newsletter_id" IS NULL AND "html_content" <> '' ORDER BY "id"`,
+    );
+    for (const { id } of campaigns) {
+      const { rows } = await this.deps.pool.query<{
+        name: string;
+        html_content: string;
+        text_content: string | null;
+      }>(`SELECT "name", "html_content", "text_content" FROM "email_campaigns" WHERE "id" = $1`, [id]);
+      const c = rows[0];
+      if (!c) continue;
+      const fixed = normalizeEmailHtml(c.html_content, { origin, text: c.text_content });
+      if (!fixed.changes.length) continue;
+      const { rowCount } = await this.deps.pool.query(
+        `UPDATE "email_campaigns" SET "html_content" = $4, "text_content" = $5, "updated_at" = now()
+         WHERE "id" = $1 AND "status" = 'draft' AND "html_content" = $2 AND "text_content" IS NOT DISTINCT FROM $3`,
+        [id, c.html_content, c.text_content, fixed.html, fixed.text],
+      );
+      if (rowCount) items.push({ kind: 'campaign', id, name: c.name, changes: fixed.changes });
+    }
+    const newsletters = await this.deps.repo.draftIds();
+    for (const id of newsletters) {
+      const n = await this.deps.repo.content(id);
+      if (!n) continue;
+      const fixed = normalizeEmailHtml(n.html, { origin, text: n.text });
+      if (!fixed.changes.length) continue;
+      if (await this.deps.repo.replaceContent(id, n, { html: fixed.html, text: fixed.text }))
+        items.push({ kind: 'newsletter', id, name: n.name, changes: fixed.changes });
+    }
+    const checked = campaigns.length + newsletters.length;
+    return {
+      success: true,
+      fixedCount: items.length,
+      checkedCount: checked,
+      items,
+      message: items.length
+        ? `Fixed the HTML of ${items.length} of ${checked} draft(s)`
+        : `No HTML issues found in ${checked} draft(s)`,
+    };
+  }
+}
