@@ -107,11 +107,14 @@ test('the login form validates its fields and shows the server error for a wrong
 test('an admin manages a booking and a new admin, who must change the password at first sign-in', async ({
   page,
 }) => {
-  // Sign in: the super admin lands on the console with the dashboard.
+  // Sign in: the super admin lands on the console's entry, /admin, which opens Settings (the
+  // spec's route table and highlight rule, docs/decisions.md); the Dashboard is one click away.
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await expect(page).toHaveURL(/\/admin$/);
-  const menu = page.getByRole('navigation', { name: 'Console' });
-  await expect(menu.getByRole('button', { name: 'Admin Users' })).toBeVisible();
+  const menu = page.getByRole('navigation', { name: 'Admin' });
+  await expect(menu.getByRole('link', { name: 'Admin Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await menu.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByText('Active Sessions')).toBeVisible();
 
@@ -170,7 +173,7 @@ test('an admin manages a booking and a new admin, who must change the password a
   ).toBeVisible();
 
   // Admin Users: create an admin with a temporary password; the invitation link shows once.
-  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Admin Users' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
   await expect(page.getByRole('heading', { name: /^Admin Users \(\d+\)$/ })).toBeVisible();
@@ -202,7 +205,7 @@ test('an admin manages a booking and a new admin, who must change the password a
   await invitation.getByRole('button', { name: 'Dismiss invitation link' }).click();
   await expect(invitation).toHaveCount(0);
 
-  // Sign out (shared sidebar): back to the site root.
+  // Sign out from a screen other than the console's entry: back to the site root at once.
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(toasts(page).getByText('Logged out successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
@@ -227,16 +230,18 @@ test('an admin manages a booking and a new admin, who must change the password a
   await page.getByLabel('Current password', { exact: true }).fill(tempPassword);
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expect(page.getByTestId('admin-name')).toHaveText('Katherine Johnson');
-  const consoleMenu = page.getByRole('navigation', { name: 'Console' });
-  await expect(consoleMenu.getByRole('button', { name: 'Bookings' })).toBeVisible();
-  await expect(consoleMenu.getByRole('button', { name: 'Admin Users' })).toHaveCount(0);
-  await consoleMenu.getByRole('button', { name: 'Bookings' }).click();
+  const consoleMenu = page.getByRole('navigation', { name: 'Admin' });
+  await expect(consoleMenu.getByRole('link', { name: 'Bookings' })).toBeVisible();
+  await expect(consoleMenu.getByRole('link', { name: 'Admin Users' })).toHaveCount(0);
+  await consoleMenu.getByRole('link', { name: 'Bookings' }).click();
   await expect(page.getByRole('heading', { name: 'Booking Management' })).toBeVisible();
   await expect(page.getByTestId('booking-card').filter({ hasText: name })).toHaveCount(1);
 
-  // Console logout: the toast, then the site root after a second.
+  // Console logout (from its entry, /admin): the toast, then the site root after a second.
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(toasts(page).getByText('Logged out successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
@@ -307,5 +312,5 @@ test('the developer test login screens have no prefilled credential and sign in'
   await page.getByRole('button', { name: 'Test Login' }).click();
   await expect(page.getByRole('status')).toContainText('Signed in as Parley Admin (Super Admin)');
   await expect(page).toHaveURL(/\/admin$/, { timeout: 5_000 });
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 });

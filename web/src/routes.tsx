@@ -7,7 +7,8 @@ import { RouteError } from './components/layout/route-error.tsx';
  * build-time prerenderer (entry-server.tsx). Every page is a lazy route so it ships in its
  * own chunk; the public layout (nav bar + booking modal) is in the entry chunk so the
  * frame paints at once. The admin screens have their own frame: the sign-in screens stand
- * alone, the others share the admin shell (guard + sidebar).
+ * alone, the others (the console's entry /admin included) share the admin shell: the guard and
+ * the one admin navigation.
  */
 export const routes: RouteObject[] = [
   {
@@ -83,16 +84,16 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./admin/pages/change-password.tsx')).default }),
       },
       {
-        path: 'admin',
-        lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
-      },
-      {
-        path: 'admin/main',
-        lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
-      },
-      {
         lazy: async () => ({ Component: (await import('./admin/pages/shell.tsx')).default }),
         children: [
+          {
+            path: 'admin',
+            lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
+          },
+          {
+            path: 'admin/main',
+            lazy: async () => ({ Component: (await import('./admin/pages/console.tsx')).default }),
+          },
           {
             path: 'admin/dashboard',
             lazy: async () => ({ Component: (await import('./admin/pages/dashboard.tsx')).default }),
@@ -112,6 +113,10 @@ export const routes: RouteObject[] = [
           {
             path: 'blog-admin',
             lazy: async () => ({ Component: (await import('./admin/blog/page.tsx')).default }),
+          },
+          {
+            path: 'admin/blog',
+            lazy: async () => ({ Component: (await import('./admin/blog/console-tab.tsx')).ConsoleBlogTab }),
           },
           {
             path: 'admin/voice-ai',

@@ -1,7 +1,8 @@
 import type { BlogPost } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ExternalLink, FileText, Plus } from 'lucide-react';
+import { ArrowUpRight, ExternalLink, FileText, Plus } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
 import {
@@ -77,10 +78,17 @@ export function BlogManagement() {
   const deletingId = remove.isPending ? remove.variables?.id : undefined;
 
   const newPost = (
-    <button type="button" className={primaryButton} onClick={() => setCreating(true)}>
-      <Plus className="h-4 w-4" aria-hidden="true" />
-      New Post
-    </button>
+    <>
+      {/* The console's Blog view: publish/unpublish in one click, and AI drafts. */}
+      <Link to="/admin/blog" className={secondaryButton}>
+        <ArrowUpRight className="h-4 w-4" aria-hidden="true" />
+        AI Blog console
+      </Link>
+      <button type="button" className={primaryButton} onClick={() => setCreating(true)}>
+        <Plus className="h-4 w-4" aria-hidden="true" />
+        New Post
+      </button>
+    </>
   );
 
   return (

@@ -1,21 +1,11 @@
 import clsx from 'clsx';
-import { Loader2, LogOut, type LucideIcon, Menu, X } from 'lucide-react';
+import { Loader2, LogOut, Menu, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/layout/logo.tsx';
 import { FeatureDiscovery } from '../feature-discovery/feature-discovery.tsx';
-import { useAdmin } from '../lib/session.tsx';
-
-export interface FrameItem {
-  key: string;
-  label: string;
-  icon: LucideIcon;
-  active: boolean;
-  /** A link to a route (the shared sidebar) ... */
-  to?: string;
-  /** ... or an in-page switch (the console's left menu). */
-  onSelect?: () => void;
-}
+import { useAdmin, useLogout } from '../lib/session.tsx';
+import { entriesFor, isConsoleEntry, isEntryActive } from './nav-entries.ts';
 
 export const ROLE_LABELS = { admin: 'Admin', super_admin: 'Super Admin' } as const;
 
@@ -27,47 +17,42 @@ const itemClass = (active: boolean) =>
       : 'text-slate-300 hover:bg-navy-800 hover:text-white',
   );
 
+/** Logout in the main console returns to the site root after this delay (spec §2, §4). */
+export const CONSOLE_LOGOUT_DELAY_MS = 1000;
+
 /**
- * The frame of the admin screens: a left menu (collapsible behind a toggle on small
- * screens; Escape or a choice closes it), the signed-in admin and Logout at its foot, and
- * the screen itself in a `main` landmark that receives focus when the screen changes.
+ * The frame of every admin screen: the back office's one navigation (nav-entries.ts: every
+ * spec entry, highlighted by path), a drawer behind a toggle below 768 px (Escape, a choice,
+ * a click beside it or focus leaving it closes it), the signed-in admin and Logout at its
+ * foot, and the screen itself in a `main` landmark that takes focus when the path changes.
  */
-export function AdminFrame({
-  label,
-  items,
-  onLogout,
-  loggingOut,
-  screenKey,
-  children,
-}: {
-  /** Accessible name of the menu. */
-  label: string;
-  items: FrameItem[];
-  onLogout: () => void;
-  loggingOut: boolean;
-  /** Changes when another screen is shown: focus moves to it (not on first paint). */
-  screenKey: string;
-  children: ReactNode;
-}) {
+export function AdminFrame({ children }: { children: ReactNode }) {
   const admin = useAdmin();
+  const { pathname } = useLocation();
+  // Logout returns to the site root, after a second from the console's entry (spec §2).
+  const { logout: onLogout, pending: loggingOut } = useLogout({
+    to: '/',
+    delayMs: isConsoleEntry(pathname) ? CONSOLE_LOGOUT_DELAY_MS : 0,
+  });
+  const items = entriesFor(admin.role);
   const menuId = useId();
   const [open, setOpen] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
-  const firstKey = useRef(screenKey);
+  const firstPath = useRef(pathname);
 
   useEffect(() => {
-    if (screenKey === firstKey.current) return;
-    firstKey.current = screenKey;
+    if (pathname === firstPath.current) return;
+    firstPath.current = pathname;
     setOpen(false);
     mainRef.current?.focus({ preventScroll: true });
     window.scrollTo({ top: 0 });
-  }, [screenKey]);
+  }, [pathname]);
 
   useEffect(() => {
     if (!open) return;
-    // The opened menu takes the focus (small screens only: there the toggle is shown).
-    document.getElementById(menuId)?.querySelector<HTMLElement>('a, button')?.focus();
+    // The opened drawer's first entry takes the focus (small screens only: there the toggle is shown).
+    document.getElementById(menuId)?.querySelector<HTMLElement>('nav a')?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         setOpen(false);
@@ -88,7 +73,7 @@ export function AdminFrame({
       </a>
 
       <header className="sticky top-0 z-40 flex h-14 items-center justify-between border-b border-navy-800 bg-navy-950/95 px-4 backdrop-blur md:hidden">
-        <Link to="/admin" aria-label="Admin console" className="rounded-md">
+        <Link to="/admin/dashboard" aria-label="Parley admin dashboard" className="rounded-md">
           <Logo />
         </Link>
         <button
@@ -118,49 +103,44 @@ export function AdminFrame({
 
       <aside
         id={menuId}
+        onBlur={(e) => {
+          // Tabbing out of the open drawer closes it (its toggle, just before it, keeps it open).
+          const next = e.relatedTarget;
+          if (open && next instanceof Node && !e.currentTarget.contains(next) && next !== toggleRef.current)
+            setOpen(false);
+        }}
         className={clsx(
           'fixed top-14 bottom-0 left-0 z-40 w-72 max-w-[85vw] flex-col border-r border-navy-800 bg-navy-900 md:sticky md:top-0 md:flex md:h-screen md:w-64 md:shrink-0',
           open ? 'flex' : 'hidden',
         )}
       >
         <div className="hidden h-16 items-center justify-between px-4 md:flex">
-          <Link to="/admin" aria-label="Admin console" className="rounded-md">
+          <Link to="/admin/dashboard" aria-label="Parley admin dashboard" className="rounded-md">
             <Logo />
           </Link>
           <span className="rounded-full border border-brand/40 px-2 py-0.5 text-[10px] font-semibold tracking-wider text-brand uppercase">
             Admin
           </span>
         </div>
-        <nav aria-label={label} className="flex-1 overflow-y-auto px-3 py-2">
+        <nav aria-label="Admin" className="flex-1 overflow-y-auto px-3 py-2">
           <ul className="space-y-1">
-            {items.map(({ key, label: text, icon: Icon, active, to, onSelect }) => (
-              <li key={key}>
-                {to ? (
+            {items.map((entry) => {
+              const { route, label, icon: Icon } = entry;
+              const active = isEntryActive(pathname, entry);
+              return (
+                <li key={route}>
                   <Link
-                    to={to}
+                    to={route}
                     aria-current={active ? 'page' : undefined}
                     className={itemClass(active)}
                     onClick={() => setOpen(false)}
                   >
                     <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
-                    {text}
+                    {label}
                   </Link>
-                ) : (
-                  <button
-                    type="button"
-                    aria-current={active ? 'true' : undefined}
-                    className={itemClass(active)}
-                    onClick={() => {
-                      onSelect?.();
-                      setOpen(false);
-                    }}
-                  >
-                    <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
-                    {text}
-                  </button>
-                )}
-              </li>
-            ))}
+                </li>
+              );
+            })}
           </ul>
         </nav>
         <div className="border-t border-navy-800 p-3">

@@ -1,8 +1,15 @@
 import { Sparkles } from 'lucide-react';
+import { useAdmin } from '../lib/session.tsx';
+import { entriesFor } from './nav-entries.ts';
 import { cardClass, PageHeader } from './ui.tsx';
 
-/** Placeholder of a back-office screen that a later release brings. */
+/** Placeholder of a back-office screen that is not built yet (today: none but Newsletters). */
 export function ComingSoon({ title, description }: { title: string; description: string }) {
+  const admin = useAdmin();
+  const ready = entriesFor(admin.role)
+    .map((e) => e.label)
+    .filter((label) => label !== title);
+  const list = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' }).format(ready);
   return (
     <section aria-labelledby="coming-soon-title">
       <title>{`${title} · Parley Admin`}</title>
@@ -13,7 +20,8 @@ export function ComingSoon({ title, description }: { title: string; description:
           Coming soon
         </p>
         <p className="mt-1 max-w-md text-sm text-slate-400">
-          This screen arrives with a later release; everything else in the menu is ready to use.
+          This screen is being built and is not available yet. The rest of the back office is ready to use:{' '}
+          {list}.
         </p>
       </div>
     </section>

@@ -52,7 +52,9 @@ describe('feature-discovery panel rules', () => {
     expect(pageOf('/blog-admin')).toBe('blog');
     expect(pageOf('/admin/email/sent')).toBe('email');
     expect(pageOf('/admin/address-books')).toBe('address-books');
-    expect(pageOf('/admin')).toBe('dashboard');
+    expect(pageOf('/admin')).toBe('settings');
+    expect(pageOf('/admin/main')).toBe('dashboard');
+    expect(pageOf('/admin/blog')).toBe('blog');
     expect(pageOf('/admin', '?section=voice')).toBe('voice-ai');
     expect(pageOf('/admin/main', '?section=settings')).toBe('settings');
     expect(pageOf('/admin/unknown')).toBeUndefined();

@@ -50,11 +50,12 @@ const CONSOLE_SECTIONS: Record<string, FeaturePage> = {
 export function pageOf(pathname: string, search = ''): FeaturePage | undefined {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/admin' || path === '/admin/main') {
+    // An old console link (`?section=`) is on its way to the section's own route.
     const section = new URLSearchParams(search).get('section') ?? '';
-    return CONSOLE_SECTIONS[section] ?? 'dashboard';
+    return CONSOLE_SECTIONS[section] ?? (path === '/admin' ? 'settings' : 'dashboard');
   }
   if (path === '/bookings-admin' || path.startsWith('/admin/bookings')) return 'bookings';
-  if (path.startsWith('/blog-admin')) return 'blog';
+  if (path.startsWith('/blog-admin') || path.startsWith('/admin/blog')) return 'blog';
   const m = /^\/admin\/([a-z-]+)/.exec(path);
   const screen = m?.[1];
   const pages: Record<string, FeaturePage> = {

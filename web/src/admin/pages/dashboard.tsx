@@ -26,7 +26,7 @@ export const RECENT_BOOKINGS = 5;
  * The dashboard (spec §2): Total Bookings, Filtered Results, Admin Users, Active Sessions;
  * the filter panel; Recent Bookings, the first 5 filtered bookings.
  */
-export function Dashboard({ bookingsHref = '/bookings-admin' }: { bookingsHref?: string | (() => void) }) {
+export function Dashboard() {
   const admin = useAdmin();
   const now = useNow();
   const bookings = useBookings();
@@ -87,15 +87,9 @@ export function Dashboard({ bookingsHref = '/bookings-admin' }: { bookingsHref?:
       <div className={`${cardClass} p-4 sm:p-5`}>
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           <h2 className="text-lg font-semibold text-white">Recent Bookings</h2>
-          {typeof bookingsHref === 'string' ? (
-            <Link to={bookingsHref} className={viewAllClass}>
-              {viewAll}
-            </Link>
-          ) : (
-            <button type="button" onClick={bookingsHref} className={viewAllClass}>
-              {viewAll}
-            </button>
-          )}
+          <Link to="/bookings-admin" className={viewAllClass}>
+            {viewAll}
+          </Link>
         </div>
         {bookings.isPending ? (
           <LoadingState label="Loading bookings..." />

@@ -1,11 +1,3 @@
 import { ComingSoon } from '../components/coming-soon.tsx';
 
-/** Routed screens of later releases, shown inside the admin shell. */
-
-export function AddressBooksPage() {
-  return <ComingSoon title="Address Books" description="Manage address books and import contacts." />;
-}
-
-export function EmailMarketingPage() {
-  return <ComingSoon title="Email Marketing" description="Campaigns, templates and engagement reports." />;
-}
+/** Routed screens not built yet, shown inside the admin shell (Address Books and Email Marketing are built). */
