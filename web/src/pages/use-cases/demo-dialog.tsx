@@ -3,11 +3,12 @@ import clsx from 'clsx';
 import { Bot, Clock, LoaderCircle, Play, RotateCcw, User, Volume2, VolumeX, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { keepOpenOnToast, returnFocusTo as returnFocus } from '../../components/dialog-focus.ts';
+import { toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
+import { type ScriptPlayback, type StepClock, useScriptPlayback } from '../../lib/use-script-playback.ts';
 import * as ui from '../demos/shared/ui.ts';
-import { type DemoScenario, SCENARIOS, scenarioSeconds } from './scenarios.ts';
+import { type DemoScenario, SCENARIOS, STEP_GAP_MS, scenarioSeconds } from './scenarios.ts';
 import type { UseCase } from './use-cases.ts';
-import { type DemoPlayback, type StepClock, useDemoPlayback } from './use-demo-playback.ts';
 
 const formatSeconds = (total: number) => `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 const speakerName = (speaker: string) => (speaker === 'ai' ? 'AI Agent' : 'Customer');
@@ -69,7 +70,7 @@ function SpokenText({ text, clock }: { text: string; clock: StepClock | null }) 
   );
 }
 
-function statusText(p: DemoPlayback, scenario: DemoScenario): string {
+function statusText(p: ScriptPlayback, scenario: DemoScenario): string {
   switch (p.phase) {
     case 'idle':
       return 'Ready to start';
@@ -87,8 +88,25 @@ function statusText(p: DemoPlayback, scenario: DemoScenario): string {
 
 /** The player inside the dialog; it unmounts with the dialog's content, which stops playback. */
 function DemoPlayer({ scenario, useCaseId }: { scenario: DemoScenario; useCaseId: string }) {
-  const playback = useDemoPlayback(scenario);
-  const { phase, index, clock, muted } = playback;
+  const [muted, setMuted] = useState(false);
+  // Spec §4 "Use-case demo playback", §8: 600 ms between lines; a clip the browser cannot play
+  // stops playback with 'Audio Error' (Start goes on from that line); muting mid-line silences
+  // the clip and lets the line finish on its clock. Closing the dialog stops everything.
+  const playback = useScriptPlayback({
+    useCase: scenario.id,
+    steps: scenario.steps,
+    muted,
+    onMuteChange: 'finish-line',
+    gapMs: STEP_GAP_MS,
+    onPlayError: () =>
+      toast({
+        variant: 'destructive',
+        title: 'Audio Error',
+        description: 'Unable to play audio. Please try again.',
+      }),
+    report: (message, err) => console.error(`Use-case demo: ${message}`, err),
+  });
+  const { phase, index, clock } = playback;
   const total = scenario.steps.length;
   const current = phase === 'idle' ? 0 : index + 1;
   const shown = phase === 'idle' ? [] : scenario.steps.slice(0, index + 1);
@@ -103,7 +121,7 @@ function DemoPlayer({ scenario, useCaseId }: { scenario: DemoScenario; useCaseId
 
   const onStart = () => {
     trackEvent('navigation', { category: 'use_cases', label: `demo_start:${useCaseId}` });
-    playback.start();
+    playback.play();
   };
 
   return (
@@ -229,7 +247,7 @@ function DemoPlayer({ scenario, useCaseId }: { scenario: DemoScenario; useCaseId
           type="button"
           aria-label="Mute voice"
           aria-pressed={muted}
-          onClick={playback.toggleMute}
+          onClick={() => setMuted((m) => !m)}
           className={clsx(ui.iconButton, muted && 'border-amber-300/60 text-amber-200')}
         >
           {muted ? (

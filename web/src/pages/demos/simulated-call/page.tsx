@@ -30,17 +30,18 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { PageMeta } from '../../../components/seo/page-meta.tsx';
 import { toast } from '../../../components/toast/index.ts';
 import { fetchSpeech, playSpeech, TEST_AUDIO_VOLUME } from '../../../lib/speech.ts';
+import { useScriptPlayback } from '../../../lib/use-script-playback.ts';
 import * as ui from '../shared/ui.ts';
 import { VoiceWave } from '../voice-wave/voice-wave.tsx';
 import {
   CALL_SCENARIOS,
   type CallScenario,
+  type CallStep,
   type Emotion,
   findScenario,
   type ScenarioIcon,
   scenarioSeconds,
 } from './scenarios.ts';
-import { useCallPlayback } from './use-call-playback.ts';
 
 const DESCRIPTION =
   'Listen to an AI voice agent handle a real business call from start to finish: pick an industry scenario and hear every turn spoken, with live status, statistics and transcript.';
@@ -90,6 +91,8 @@ const CAPABILITIES = [
   { icon: BarChart3, title: 'Call analytics', text: 'Every call is transcribed, summarised and measured.' },
 ];
 
+const NO_STEPS: readonly CallStep[] = [];
+
 const formatSeconds = (total: number) => `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 const speakerName = (speaker: string) => (speaker === 'ai' ? 'AI Agent' : 'Customer');
 
@@ -127,14 +130,32 @@ export default function SimulatedCallDemoPage() {
   const [muted, setMuted] = useState(false);
   const [testing, setTesting] = useState(false);
   const [showTranscript, setShowTranscript] = useState(false);
-  const call = useCallPlayback(scenario, audioEnabled && !muted);
+  const steps = scenario?.callSteps ?? NO_STEPS;
+  // Spec §4 "Simulated call": each line spoken to its end, then the next at once; a line
+  // without audio (muted, or speech failed) lasts its scripted time; muting or unmuting says
+  // the current line again, with or without speech.
+  const playback = useScriptPlayback({
+    useCase: scenario?.id ?? '',
+    steps,
+    muted: !(audioEnabled && !muted),
+    onMuteChange: 'restart-line',
+    report: (message, err) => console.warn(`Simulated call: ${message}`, err),
+  });
+  const call = {
+    stepIndex: playback.index,
+    playing: playback.phase === 'playing',
+    generating: playback.fetching,
+    ended: playback.phase === 'ended',
+    /** Played since the last reset or scenario change (so a stop mid-call reads as paused). */
+    started: playback.phase !== 'idle',
+  };
   const testAudio = useRef<AbortController | null>(null);
 
   // Test Audio's clip stops with the page.
   useEffect(() => () => testAudio.current?.abort(), []);
 
   const choose = (next: string) => {
-    call.reset();
+    playback.reset();
     setScenarioId(next);
   };
 
@@ -145,10 +166,10 @@ export default function SimulatedCallDemoPage() {
   };
 
   const onPrimary = () => {
-    if (call.playing) return call.pause();
+    if (call.playing) return playback.pause();
     testAudio.current?.abort();
     enableAudio();
-    call.play();
+    playback.play();
   };
 
   const onTestAudio = async () => {
@@ -185,7 +206,6 @@ export default function SimulatedCallDemoPage() {
     }
   };
 
-  const steps = scenario?.callSteps ?? [];
   const step = steps[call.stepIndex];
   const statusLabel = call.ended
     ? 'Call Ended'
@@ -202,7 +222,8 @@ export default function SimulatedCallDemoPage() {
     : call.playing
       ? INTENSITY.playing
       : INTENSITY.idle;
-  const progress = Math.round(call.progress);
+  // The share of steps said to their end.
+  const progress = steps.length ? Math.round((playback.completed / steps.length) * 100) : 0;
 
   return (
     <section aria-labelledby="call-title" className={ui.pageSection}>
@@ -328,7 +349,7 @@ export default function SimulatedCallDemoPage() {
                   </button>
                   <button
                     type="button"
-                    onClick={call.reset}
+                    onClick={playback.reset}
                     aria-label="Reset call"
                     title="Reset call"
                     className={ui.iconButton}
