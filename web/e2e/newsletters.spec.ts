@@ -298,6 +298,58 @@ test('send to one company in test mode: the count, the send followed to Sent, th
     .toBeGreaterThanOrEqual(1);
 });
 
+test('beyond 5,000 contacts, Individual says so and searches on the server', async ({ page }) => {
+  test.setTimeout(180_000);
+  const tag = unique();
+  const total = (
+    (await (await page.request.get('/api/admin/email/contacts?limit=1&offset=0')).json()) as {
+      meta: { total: number };
+    }
+  ).meta.total;
+  // More contacts than the dialog reads at once (the suite may have some already).
+  const needed = Math.max(1, 5001 - total);
+  const book = await createBook(page.request, `Many ${tag}`);
+  await importContacts(
+    page.request,
+    book,
+    Array.from({ length: needed }, (_, i) => `many${i}.${tag}@example.com, Many${i}, Reader, Many Co ${tag}`),
+  );
+  const n = await createNewsletter(page.request, { name: `Many readers ${tag}` });
+  await openNewsletters(page);
+  await card(page, n.name)
+    .getByRole('button', { name: `Send ${n.name}`, exact: true })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Send Newsletter' });
+  await dialog.getByRole('tablist', { name: 'Recipients' }).getByRole('tab', { name: 'Individual' }).click();
+  await expect(dialog.getByTestId('contacts-truncated')).toContainText('More than 5,000 contacts', {
+    timeout: 20_000,
+  });
+  const last = `many${needed - 1}.${tag}@example.com`;
+  const searched = page.waitForRequest((r) => {
+    const u = new URL(r.url());
+    return u.pathname === '/api/admin/email/contacts' && u.searchParams.get('q') === last;
+  });
+  await dialog.getByLabel('Search contacts').fill(last);
+  const url = new URL((await searched).url());
+  expect(url.searchParams.get('limit')).toBe('5000');
+  expect(url.searchParams.get('offset')).toBe('0');
+  const contacts = dialog.getByRole('list', { name: 'Contacts' });
+  await expect(contacts.getByRole('checkbox')).toHaveCount(1);
+  await contacts.getByRole('checkbox', { name: new RegExp(`Many${needed - 1} Reader`) }).check();
+  await expect(dialog.getByRole('button', { name: 'Send to 1 Contacts', exact: true })).toBeVisible();
+  // All Contacts counts everyone on the server, beyond the 5,000 read.
+  await dialog
+    .getByRole('tablist', { name: 'Recipients' })
+    .getByRole('tab', { name: 'All Contacts' })
+    .click();
+  await expect
+    .poll(async () =>
+      Number((await dialog.getByTestId('all-contacts-count').textContent())?.replace(/,/g, '')),
+    )
+    .toBeGreaterThan(5000);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
 test('schedule: the date and time are required and in the future; scheduled, then unscheduled to a draft', async ({
   page,
 }) => {

@@ -201,8 +201,24 @@ function IndividualPanel({
           ) : null}
         </span>
       </div>
-      {source.isFetching && serverQ ? <LoadingState label="Searching all contacts…" /> : null}
-      <CheckList label="Contacts" empty={matches.length === 0 ? 'No contacts match.' : null}>
+      {serverQ && searched.isError ? (
+        <ErrorState
+          title="Failed to fetch contacts"
+          message={messageOr(searched.error, '')}
+          onRetry={() => void searched.refetch()}
+        />
+      ) : null}
+      {serverQ && searched.isPending ? <LoadingState label="Searching all contacts…" /> : null}
+      <CheckList
+        label="Contacts"
+        empty={
+          serverQ && (searched.isPending || searched.isError)
+            ? ''
+            : matches.length === 0
+              ? 'No contacts match.'
+              : null
+        }
+      >
         {matches.slice(0, SHOWN_ROWS).map((c) => (
           <li key={c.id}>
             <label className="flex cursor-pointer items-start gap-2 rounded-md px-1.5 py-1 text-sm hover:bg-navy-800">
@@ -365,7 +381,9 @@ function SelectAll({
   );
 }
 
+/** A scrolling list of checkboxes; `empty` replaces it (a text, or '' for nothing at all). */
 function CheckList({ label, empty, children }: { label: string; empty: string | null; children: ReactNode }) {
+  if (empty === '') return null;
   if (empty) return <p className="py-3 text-center text-sm text-slate-400">{empty}</p>;
   return (
     <ul
