@@ -7,6 +7,11 @@
  * Targets: ≥ 3,000 msgs/s with 2 workers, ≥ 0.5 of smtp-source's rate, and the sink's count
  * equal to the recipients of each run. Exits non-zero when one is missed.
  *
+ * `pnpm bench send --newsletter`: the same through the newsletter path (#15): a blog post of the
+ * email service's blog copy converted with the 'standard' template, sent to the audience 'all'
+ * (every active contact, resolved by the sender's SQL) by way of its companion campaign; the
+ * same workers, the same sink, the same measure (launch to status sent).
+ *
  * smtp-sink/smtp-source come from `scripts/tools.sh --postfix` (.tools/postfix).
  * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000); BENCH_WORKER_NODE_ARGS
  * adds Node options to the worker processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -22,6 +27,8 @@ import { emailService } from '../../services/email/src/service.ts';
 import { repoRoot } from '../lib/paths.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+const NEWSLETTER = process.argv.includes('--newsletter');
+const LABEL = NEWSLETTER ? 'send (newsletter)' : 'send';
 const SOURCE_MESSAGES = Number(process.env.BENCH_SOURCE_MESSAGES ?? 20_000);
 const postfix = join(repoRoot, '.tools/postfix');
 const pfEnv = { ...process.env, LD_LIBRARY_PATH: join(postfix, 'usr/lib/postfix') };
@@ -149,20 +156,50 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     }
     // Let them start (migrations done, sender loop polling).
     await new Promise((r) => setTimeout(r, 8000));
-    const c = await call('POST', '/api/admin/email/campaigns', {
-      name: `Bench ${workers} worker(s)`,
-      subject: 'News for {{firstName}} at {{company}}',
-      fromName: 'Parley',
-      fromEmail: 'news@parley.bench',
-      htmlContent: html,
-      targetAddressBooks: [bookId],
-    });
+    let campaignId = 0;
+    let launch: () => Promise<unknown>;
+    if (NEWSLETTER) {
+      // A post of the blog copy (as the blog events leave it), converted by the service.
+      const postId = `bench-post-${workers}`;
+      await db.query(
+        `INSERT INTO "newsletter_blog_posts" ("id", "slug", "title", "excerpt", "content", "author", "featured_image",
+           "status", "published_at", "version_at")
+         VALUES ($1, $2, $3, $4, $5, 'Parley Team', '/api/blog/images/cover.png', 'published', now(), now())`,
+        [
+          postId,
+          `bench-post-${workers}`,
+          `Voice agents that never put a caller on hold (${workers})`,
+          'What a week of answered calls taught us about speed, tone and follow-up.',
+          `<p>Every missed call is a lost customer.</p>${'<p>Voice agents that sound human, work all night and never put a caller on hold.</p>'.repeat(12)}`,
+        ],
+      );
+      const n = await call('POST', `/api/admin/newsletters/convert-blog/${postId}`, {});
+      const newsletterId = n.id as number;
+      launch = async () => {
+        const r = await call('POST', `/api/admin/newsletters/${newsletterId}/send`, {
+          confirmSend: true,
+          audience: { type: 'all' },
+        });
+        campaignId = (r.newsletter as { campaignId: number }).campaignId;
+      };
+    } else {
+      const c = await call('POST', '/api/admin/email/campaigns', {
+        name: `Bench ${workers} worker(s)`,
+        subject: 'News for {{firstName}} at {{company}}',
+        fromName: 'Parley',
+        fromEmail: 'news@parley.bench',
+        htmlContent: html,
+        targetAddressBooks: [bookId],
+      });
+      campaignId = c.id as number;
+      launch = () => call('POST', `/api/admin/email/campaigns/${campaignId}/send`, { confirmSend: true });
+    }
     const before = sink.count();
     const t0 = performance.now();
-    await call('POST', `/api/admin/email/campaigns/${c.id}/send`, { confirmSend: true });
+    await launch();
     for (;;) {
       const s = await db.query<{ status: string }>(`SELECT "status" FROM "email_campaigns" WHERE "id" = $1`, [
-        c.id,
+        campaignId,
       ]);
       if (s.rows[0]?.status === 'sent') break;
       await new Promise((r) => setTimeout(r, 100));
@@ -173,7 +210,7 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     const outcome = await db.query<{ status: string; n: number }>(
       `SELECT r."status", count(*)::int AS n FROM "email_campaign_recipients" r JOIN "email_campaign_sends" s ON s."id" = r."send_id"
        WHERE s."campaign_id" = $1 GROUP BY 1`,
-      [c.id],
+      [campaignId],
     );
     for (const p of procs) {
       p.kill('SIGTERM');
@@ -184,11 +221,11 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
 
   const one = await runWith(1);
   console.log(
-    `send: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (sink got ${one.received}; ${JSON.stringify(one.outcome)})`,
+    `${LABEL}: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (sink got ${one.received}; ${JSON.stringify(one.outcome)})`,
   );
   const two = await runWith(2);
   console.log(
-    `send: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (sink got ${two.received}; ${JSON.stringify(two.outcome)})`,
+    `${LABEL}: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (sink got ${two.received}; ${JSON.stringify(two.outcome)})`,
   );
 
   // The raw limit: Postfix's own load generator into the same sink (4 KB messages, 20 sessions).
@@ -208,11 +245,11 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   const sourceReceived = sink.count() - before;
   const sourceRate = SOURCE_MESSAGES / sourceSeconds;
   console.log(
-    `send: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${srcStatus}, sink got ${sourceReceived})`,
+    `${LABEL}: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${srcStatus}, sink got ${sourceReceived})`,
   );
   const ratio = two.rate / sourceRate;
   console.log(
-    `send: 2 workers / 1 worker = ${(two.rate / one.rate).toFixed(2)}; 2 workers / smtp-source = ${ratio.toFixed(2)}`,
+    `${LABEL}: 2 workers / 1 worker = ${(two.rate / one.rate).toFixed(2)}; 2 workers / smtp-source = ${ratio.toFixed(2)}`,
   );
   const misses = [
     two.rate < 3000 ? `2 workers: ${two.rate.toFixed(0)} msgs/s < 3,000` : null,
@@ -220,7 +257,7 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     one.received !== RECIPIENTS ? `1 worker: the sink got ${one.received}, not ${RECIPIENTS}` : null,
     two.received !== RECIPIENTS ? `2 workers: the sink got ${two.received}, not ${RECIPIENTS}` : null,
   ].filter(Boolean);
-  for (const m of misses) console.log(`send: MISSED ${m}`);
+  for (const m of misses) console.log(`${LABEL}: MISSED ${m}`);
   failed = misses.length > 0;
 } finally {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');

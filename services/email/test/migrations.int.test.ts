@@ -19,4 +19,6 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_campaign_sends_live_idx',
   // blog copy (20261127000005_blog_copy)
   'constraint email_copy_state.email_copy_state_one_row',
+  // newsletters (20261127000006_newsletters)
+  'index email_contacts_company_key_idx',
 ]);

@@ -845,6 +845,7 @@ const LIVE_SQL = `
     SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
     FROM "email_contacts" c
     WHERE cardinality($4::text[]) > 0 AND lower(btrim(c."company")) = ANY($4::text[]) AND c."status" = 'active'
+      AND btrim(c."company") <> ''
   ) u
   WHERE NOT EXISTS (SELECT 1 FROM "email_suppressions" s WHERE s."address" = u."email_key")
   ORDER BY u."email_key", u."id"`;
