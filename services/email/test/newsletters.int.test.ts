@@ -636,7 +636,9 @@ describe('sending', () => {
     expect(report.json.engagementReport.opens).toEqual([
       expect.objectContaining({ contactEmail: 'a1@nl.example', deviceType: 'mobile' }),
     ]);
-    expect(report.json.engagementReport.clicks).toEqual([expect.objectContaining({ contactEmail: 'a1@nl.example' })]);
+    expect(report.json.engagementReport.clicks).toEqual([
+      expect.objectContaining({ contactEmail: 'a1@nl.example' }),
+    ]);
   });
 
   it('deletes any newsletter but one being sent', async () => {

@@ -29,8 +29,10 @@ type Logger = ServiceDeps['logger'];
  * - the reaper turns 'sending' rows whose lease expired (their worker died) into 'unknown':
  *   never resent (at most one mail per recipient), shown in the progress and the recipients list.
  * - completion: the worker (or reaper) that sees no pending or sending row left marks the send
- *   done and the campaign sent and enqueues `email.campaign.sent` in the same transaction
- *   (a conditional UPDATE: exactly one wins).
+ *   done and the campaign sent and enqueues `email.campaign.sent` (`email.newsletter.sent` for a
+ *   newsletter's companion campaign) in the same transaction (a conditional UPDATE: exactly one wins).
+ * - audiences: a campaign's books and contacts; a newsletter's also every active contact
+ *   (all_contacts) or the active contacts of chosen companies (companies), all in LIVE_SQL.
  * - the scheduler dispatches due scheduled sends (row lock + status change in one transaction:
  *   exactly one dispatch, whatever the number of replicas).
  */

@@ -62,7 +62,9 @@ function tagsOfSource(html: string): { starts: string[]; ends: string[] } {
     if (!IMPLIED.has(n)) starts.push(n);
     return '<>';
   });
-  const ends = [...bare.matchAll(END_TAG)].map((m) => (m[1] as string).toLowerCase()).filter((n) => !IMPLIED.has(n));
+  const ends = [...bare.matchAll(END_TAG)]
+    .map((m) => (m[1] as string).toLowerCase())
+    .filter((n) => !IMPLIED.has(n));
   return { starts, ends };
 }
 
@@ -109,7 +111,7 @@ export function absoluteUrl(value: string, origin: string): string | null {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function altFor($: CheerioAPI, img: ReturnType<CheerioAPI>): string {
+function altFor(img: ReturnType<CheerioAPI>): string {
   const size = (v: string | undefined) => (v ? Number.parseInt(v, 10) : Number.NaN);
   const style = img.attr('style') ?? '';
   const tiny =
@@ -134,7 +136,6 @@ function altFor($: CheerioAPI, img: ReturnType<CheerioAPI>): string {
     .replace(/[-_.+]+/g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .trim();
-  void $;
   return /[a-z]/i.test(words) ? words.slice(0, 150) : '';
 }
 
@@ -216,7 +217,7 @@ export function normalizeEmailHtml(
   let alts = 0;
   $('img:not([alt])').each((_i, el) => {
     const img = $(el);
-    img.attr('alt', altFor($, img));
+    img.attr('alt', altFor(img));
     alts++;
   });
   if (alts) changes.push(`added alt text to ${plural(alts, 'image')}`);
