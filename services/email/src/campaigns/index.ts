@@ -41,6 +41,7 @@ export async function registerCampaigns(
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
       tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
+      localKeep: c.LOCAL_MAILBOX_KEEP ?? 1000,
       window: c.CAMPAIGN_WINDOW_MESSAGES
         ? { messages: c.CAMPAIGN_WINDOW_MESSAGES, seconds: c.CAMPAIGN_WINDOW_SECONDS ?? 3600 }
         : null,

@@ -10,7 +10,7 @@ import type { TokenSigner } from '../domain/tokens.ts';
 import type { Transports } from '../providers/index.ts';
 import { SendError } from '../providers/transport.ts';
 import { type SettingsCopy, testModeOf } from '../repo/settings-copy.repository.ts';
-import { CampaignComposer } from './compose.ts';
+import { CampaignComposer, type ComposedCampaignMail } from './compose.ts';
 
 type Logger = ServiceDeps['logger'];
 
@@ -50,6 +50,34 @@ export interface SenderOptions {
   connectionFailures: number;
   /** The sliding window shared by all replicas (null: none). */
   window?: SendWindow | null;
+  /**
+   * With the local transport (no SMTP or SES configured), the newest this-many campaign and
+   * newsletter mails are kept in the Sent mail view, like Mailpit's message limit (0: none).
+   */
+  localKeep?: number;
+}
+
+/** What a send's messages are made with, and what the Sent mail view records of them. */
+interface SendContext {
+  composer: CampaignComposer;
+  campaignId: number;
+  kind: 'campaign' | 'newsletter';
+  testMode: boolean;
+}
+
+/** A campaign mail the local transport took, for the Sent mail view. */
+interface LocalCopy {
+  trackingId: string;
+  messageId: string;
+  campaignId: number;
+  kind: string;
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  raw: Buffer;
+  testMode: boolean;
 }
 
 export interface LaunchRequest {
@@ -175,7 +203,7 @@ export class CampaignSender {
   private readonly wakers = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle;
-  private readonly composers = new Map<number, Promise<CampaignComposer | null>>();
+  private readonly composers = new Map<number, Promise<SendContext | null>>();
   /** Messages this replica handed to the transport (bench and tests). */
   handed = 0;
 
@@ -496,24 +524,25 @@ export class CampaignSender {
     // Committed: from here on, a crash leaves these rows 'sending' for the reaper (→ unknown).
     const outcomes: Outcome[] = [];
     const bounced: Array<{ trackingId: string; address: string; reason: string }> = [];
+    const keepLocal = transport.name === 'local' && (o.localKeep ?? 0) > 0;
+    const localCopies: LocalCopy[] = [];
     let connectionFailures = 0;
     let next = 0;
     const work = async () => {
       while (next < batch.length) {
         const r = batch[next++] as Claimed;
-        const composer = await this.composer(r.send_id);
-        if (!composer) {
+        const context = await this.sendContext(r.send_id);
+        if (!context) {
           outcomes.push(outcome(r, 'failed', 'the campaign no longer exists', 0, 0));
           continue;
         }
-        let raw: Buffer;
+        const { composer } = context;
+        let mail: ComposedCampaignMail;
         try {
-          raw = (
-            await composer.compose(
-              { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company },
-              r.tracking_id,
-            )
-          ).raw;
+          mail = await composer.compose(
+            { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company },
+            r.tracking_id,
+          );
         } catch (err) {
           outcomes.push(outcome(r, 'failed', `could not compose: ${(err as Error).message}`, 0, 0));
           continue;
@@ -521,8 +550,22 @@ export class CampaignSender {
         await this.throttle.take();
         try {
           this.handed++;
-          await transport.send({ from: composer.from.address, to: [r.email] }, raw);
+          await transport.send({ from: composer.from.address, to: [r.email] }, mail.raw);
           outcomes.push(outcome(r, 'sent', null, 0, 0));
+          if (keepLocal)
+            localCopies.push({
+              trackingId: r.tracking_id,
+              messageId: mail.messageId,
+              campaignId: context.campaignId,
+              kind: context.kind,
+              from: composer.from.address,
+              to: r.email,
+              subject: mail.subject,
+              html: mail.html,
+              text: mail.text,
+              raw: mail.raw,
+              testMode: context.testMode,
+            });
         } catch (err) {
           const e = err instanceof SendError ? err : new SendError((err as Error).message, false);
           if (e.connection) {
@@ -552,7 +595,7 @@ export class CampaignSender {
       await this.deps
         .recordBounce?.(b.trackingId, b.address, b.reason, `${transport.name}-dsn`)
         .catch((err) => this.deps.logger.warn({ err, trackingId: b.trackingId }, 'bounce not recorded'));
-    await this.settle(outcomes);
+    await this.settle(outcomes, localCopies);
     if (connectionFailures >= Math.min(o.connectionFailures, batch.length))
       await this.block(
         `connection failure: ${outcomes.find((x) => x.status === 'pending')?.error ?? 'no connection'}`,
@@ -561,11 +604,13 @@ export class CampaignSender {
     return batch.length;
   }
 
-  private composer(sendId: number): Promise<CampaignComposer | null> {
+  private sendContext(sendId: number): Promise<SendContext | null> {
     let c = this.composers.get(sendId);
     if (!c) {
       c = (async () => {
         const { rows } = await this.deps.pool.query<{
+          campaign_id: number;
+          newsletter_id: number | null;
           subject: string;
           from_name: string;
           from_email: string;
@@ -574,14 +619,14 @@ export class CampaignSender {
           test_mode: boolean;
           original_recipients: number;
         }>(
-          `SELECT c."subject", c."from_name", c."from_email", c."html_content", c."text_content",
-                  s."test_mode", s."original_recipients"
+          `SELECT c."id" AS campaign_id, c."newsletter_id", c."subject", c."from_name", c."from_email",
+                  c."html_content", c."text_content", s."test_mode", s."original_recipients"
            FROM "email_campaign_sends" s JOIN "email_campaigns" c ON c."id" = s."campaign_id" WHERE s."id" = $1`,
           [sendId],
         );
         const r = rows[0];
         if (!r) return null;
-        return new CampaignComposer(
+        const composer = new CampaignComposer(
           {
             subject: r.subject,
             fromName: r.from_name,
@@ -595,6 +640,12 @@ export class CampaignSender {
             ...(r.test_mode ? { testMode: { originalRecipients: r.original_recipients } } : {}),
           },
         );
+        return {
+          composer,
+          campaignId: r.campaign_id,
+          kind: r.newsletter_id === null ? ('campaign' as const) : ('newsletter' as const),
+          testMode: r.test_mode,
+        };
       })();
       c.catch(() => this.composers.delete(sendId));
       this.composers.set(sendId, c);
@@ -603,8 +654,52 @@ export class CampaignSender {
     return c;
   }
 
+  /**
+   * The local transport's mails in the Sent mail view (kind campaign or newsletter, linked to
+   * their tracking rows), in the settle's transaction; the oldest beyond `localKeep` go.
+   */
+  private async keepLocalCopies(client: pg.PoolClient, copies: LocalCopy[]): Promise<void> {
+    if (!copies.length) return;
+    await client.query(
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                              $7::text[], $8::text[], $9::bytea[], $10::bool[], $11::text[])
+           AS v(message_id, kind, campaign_id, from_address, to_address, subject, html, text, raw, test_mode, tracking_id)
+       ), m AS (
+         INSERT INTO "mail_messages" ("message_id", "kind", "campaign_id", "from_address", "to_address", "subject",
+           "html", "text", "raw", "size_bytes", "marketing", "test_mode", "transport", "status", "attempts",
+           "sending_at", "sent_at")
+         SELECT message_id, kind, campaign_id, from_address, to_address, subject, html, text, raw, length(raw),
+           true, test_mode, 'local', 'sent', 1, now(), now() FROM v
+         ON CONFLICT ("message_id") DO NOTHING
+         RETURNING "id", "message_id"
+       )
+       UPDATE "email_tracking" t SET "mail_message_id" = m."id"
+       FROM m JOIN v ON v.message_id = m."message_id" WHERE t."tracking_id" = v.tracking_id`,
+      [
+        copies.map((c) => c.messageId),
+        copies.map((c) => c.kind),
+        copies.map((c) => String(c.campaignId)),
+        copies.map((c) => c.from),
+        copies.map((c) => c.to),
+        copies.map((c) => c.subject.slice(0, 1000)),
+        copies.map((c) => c.html),
+        copies.map((c) => c.text),
+        copies.map((c) => c.raw),
+        copies.map((c) => c.testMode),
+        copies.map((c) => c.trackingId),
+      ],
+    );
+    await client.query(
+      `DELETE FROM "mail_messages" WHERE "id" IN (
+         SELECT "id" FROM "mail_messages" WHERE "kind" IN ('campaign', 'newsletter') AND "transport" = 'local'
+         ORDER BY "created_at" DESC, "id" DESC OFFSET $1)`,
+      [this.deps.options.localKeep ?? 0],
+    );
+  }
+
   /** One statement settles the batch; tracking rows follow in the same transaction. */
-  private async settle(outcomes: Outcome[]): Promise<void> {
+  private async settle(outcomes: Outcome[], localCopies: LocalCopy[] = []): Promise<void> {
     if (!outcomes.length) return;
     await inTransaction(this.deps.pool, async (client) => {
       await client.query(
@@ -637,6 +732,7 @@ export class CampaignSender {
             done.map((o) => o.error?.slice(0, 500) ?? null),
           ],
         );
+      await this.keepLocalCopies(client, localCopies);
     });
   }
 

@@ -1,0 +1,107 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmailUnderTest, startEmail } from './mail-peers.ts';
+
+/**
+ * With no SMTP or SES configured, campaign mail goes to the local mailbox: the admin sees what
+ * each recipient got in Sent mail (personalised, linked to its tracking), and only the newest
+ * LOCAL_MAILBOX_KEEP of them are kept, like Mailpit's message limit.
+ */
+
+let t: EmailUnderTest;
+let db: pg.Pool;
+
+const until = async <T>(fn: () => Promise<T | null | undefined | false>, label: string, ms = 30_000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+beforeAll(async () => {
+  t = await startEmail('email_campaigns_local', {
+    LOCAL_MAILBOX_KEEP: '3',
+    CAMPAIGN_TICK_MS: '150',
+    CAMPAIGN_POLL_MS: '30',
+    CAMPAIGN_BATCH_SIZE: '2',
+    CAMPAIGN_CONCURRENCY: '2',
+  });
+  db = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await db?.end();
+  await t?.stop();
+});
+
+describe('campaign mail through the local transport', () => {
+  it('is kept in Sent mail, newest LOCAL_MAILBOX_KEEP only, each linked to its tracking', async () => {
+    const admin = await t.admin();
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO "address_books" ("name") VALUES ('Local readers') RETURNING "id"`,
+    );
+    const bookId = rows[0]?.id as number;
+    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve'])
+      await db.query(
+        `INSERT INTO "email_contacts" ("address_book_id", "email", "first_name", "company") VALUES ($1, $2, $3, 'Acme')`,
+        [bookId, `${name}@example.com`, name.toUpperCase()],
+      );
+    const created = await t.call(
+      'POST',
+      '/api/admin/email/campaigns',
+      {
+        name: 'Local launch',
+        subject: 'Hello {{firstName}}',
+        fromName: 'Parley',
+        fromEmail: 'news@parley.test',
+        htmlContent: '<p>Hi {{firstName}} of {{company}}</p><a href="https://parley.test/offer">Offer</a>',
+        targetAddressBooks: [bookId],
+      },
+      admin,
+    );
+    expect(created.status, created.text).toBe(201);
+    const id = (created.json as { id: number }).id;
+    const sent = await t.call('POST', `/api/admin/email/campaigns/${id}/send`, { confirmSend: true }, admin);
+    expect(sent.status, sent.text).toBe(200);
+    await until(async () => {
+      const r = await t.call('GET', `/api/admin/email/campaigns/${id}`, undefined, admin);
+      return r.json?.status === 'sent' ? r.json : null;
+    }, 'campaign sent');
+
+    const outbox = await t.call('GET', '/api/admin/email/outbox?q=campaign', undefined, admin);
+    expect(outbox.status).toBe(200);
+    const items = (outbox.json as { items: Array<{ id: string; to: string; subject: string; kind: string }> })
+      .items;
+    // Five went out; the newest three are kept.
+    expect(items).toHaveLength(3);
+    expect(items.every((m) => m.kind === 'campaign')).toBe(true);
+    const { rows: counted } = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "email_tracking" WHERE "campaign_id" = $1 AND "status" = 'sent'`,
+      [id],
+    );
+    expect(Number(counted[0]?.n)).toBe(5);
+
+    const first = items[0] as { id: string; to: string; subject: string };
+    const name = first.to.split('@')[0]?.toUpperCase();
+    expect(first.subject).toBe(`Hello ${name}`);
+    const detail = await t.call('GET', `/api/admin/email/outbox/${first.id}`, undefined, admin);
+    expect(detail.status).toBe(200);
+    const d = detail.json as {
+      html: string;
+      transport: string;
+      status: string;
+      tracking: { trackingId: string } | null;
+      headers: Record<string, string>;
+    };
+    expect(d.transport).toBe('local');
+    expect(d.status).toBe('sent');
+    expect(d.html).toContain(`Hi ${name} of Acme`);
+    // Viewing is not reading: no open pixel, the link points at its destination.
+    expect(d.html).not.toContain('/api/track/');
+    expect(d.html).toContain('href="https://parley.test/offer"');
+    expect(d.tracking?.trackingId).toBeTruthy();
+  });
+});
