@@ -191,6 +191,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r(['GET', 'DELETE'], '/api/admin/newsletters/:id', 'email', 'admin'), // (chosen: GET)
   r('GET', '/api/admin/newsletters/:id/preview', 'email', 'admin'), // (chosen) rendered, sanitised
   r('POST', '/api/admin/newsletters/:id/unschedule', 'email', 'admin'), // (chosen)
+  r('POST', '/api/admin/newsletters/:id/resume', 'email', 'admin'), // (chosen) after the cooling period
   r('POST', '/api/admin/newsletters/convert-blog/:id', 'email', 'admin'),
   r('POST', '/api/admin/newsletters/:id/send', 'email', 'admin'),
   r('POST', '/api/admin/newsletters/:id/schedule', 'email', 'admin'),

@@ -44,6 +44,7 @@ export const NEWSLETTER_MESSAGES = {
   notDraft: 'Only draft newsletters can be sent or scheduled',
   notSent: 'Only sent newsletters can be resent',
   notScheduled: 'Only scheduled newsletters can be unscheduled',
+  notPaused: 'Only a paused newsletter can be resumed',
   busy: 'This newsletter is being sent; wait until it finishes before deleting it',
   noContacts: 'No contacts selected',
 } as const;
@@ -59,6 +60,7 @@ export const NEWSLETTER_ERROR_TITLES = {
   send: 'Failed to send newsletter',
   schedule: 'Failed to schedule newsletter',
   unschedule: 'Failed to unschedule newsletter',
+  resume: 'Failed to resume newsletter',
   resend: 'Failed to resend newsletter',
   delete: 'Failed to delete newsletter',
 } as const;
@@ -209,7 +211,7 @@ export const ScheduleNewsletterBody = Type.Object({
 });
 export type ScheduleNewsletterBody = Static<typeof ScheduleNewsletterBody>;
 
-/** The answer of send, resend, schedule and unschedule. */
+/** The answer of send, resend, schedule, unschedule and resume. */
 export const NewsletterSendResponse = Type.Object({
   success: Type.Literal(true),
   message: Type.String(),

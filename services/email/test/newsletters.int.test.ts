@@ -641,6 +641,50 @@ describe('sending', () => {
     ]);
   });
 
+  it('resumes a paused send (the cooling period pauses sends) once the cooling period is over', async () => {
+    await forgetHourlyWindow();
+    const n = await handMade({ name: 'Paused', subject: 'Paused news' });
+    const notPaused = await t.call('POST', `/api/admin/newsletters/${n.id}/resume`, undefined, admin);
+    expect(notPaused.status).toBe(409);
+    expect(notPaused.json.message).toMatch(
+      /^Only a paused newsletter can be resumed: this newsletter is draft/,
+    );
+    await t.call(
+      'POST',
+      `/api/admin/newsletters/${n.id}/send`,
+      { confirmSend: true, contactIds: [ids.a1, ids.a2] },
+      admin,
+    );
+    const sent = await waitStatus(n.id, 'sent');
+    // As when connection failures paused it mid-send (set directly: a send this small is over at once).
+    await db.query(`UPDATE "email_campaigns" SET "status" = 'paused' WHERE "id" = $1`, [sent.campaignId]);
+    await db.query(`UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "id" = $1`, [
+      sent.progress.sendId,
+    ]);
+    await db.query(
+      `UPDATE "email_campaign_recipients" SET "status" = 'pending' WHERE "send_id" = $1 AND "email" = 'a2@nl.example'`,
+      [sent.progress.sendId],
+    );
+    await db.query(
+      `INSERT INTO "email_send_blocks" ("reason", "blocked_until") VALUES ('test', now() + interval '1 hour')`,
+    );
+    const paused = await t.call('GET', `/api/admin/newsletters/${n.id}`, undefined, admin);
+    expect(paused.json.status).toBe('paused');
+    const blocked = await t.call('POST', `/api/admin/newsletters/${n.id}/resume`, undefined, admin);
+    expect(blocked.status).toBe(429);
+    expect(blocked.json.message).toMatch(/temporarily blocked/);
+    await db.query(`DELETE FROM "email_send_blocks"`);
+    const resumed = await t.call('POST', `/api/admin/newsletters/${n.id}/resume`, undefined, admin);
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.json).toMatchObject({ success: true, message: 'Newsletter sending resumed' });
+    await waitStatus(n.id, 'sent');
+    const left = await db.query(
+      `SELECT "status" FROM "email_campaign_recipients" WHERE "send_id" = $1 AND "email" = 'a2@nl.example'`,
+      [sent.progress.sendId],
+    );
+    expect(left.rows).toEqual([{ status: 'sent' }]);
+  });
+
   it('deletes any newsletter but one being sent', async () => {
     await forgetHourlyWindow();
     const n = await handMade({ name: 'Doomed', subject: 'Doomed news' });

@@ -305,6 +305,26 @@ export class NewslettersService {
     };
   }
 
+  /**
+   * A send paused by the cooling period after connection failures (or an admin) goes on; while
+   * the cooling period lasts the sender refuses with its message.
+   */
+  async resume(id: number): Promise<NewsletterSendResponse> {
+    const n = await this.requireStatus(id, 'paused', NEWSLETTER_MESSAGES.notPaused);
+    await this.deps.sender.resume(n.campaignId as number);
+    const newsletter = await this.deps.repo.require(id);
+    return {
+      success: true,
+      message: 'Newsletter sending resumed',
+      newsletterId: id,
+      sendId: newsletter.progress?.sendId ?? null,
+      testMode: newsletter.progress?.testMode ?? false,
+      recipients: newsletter.progress?.total ?? 0,
+      originalRecipients: newsletter.progress?.originalRecipients ?? 0,
+      newsletter,
+    };
+  }
+
   async resend(id: number, b: { audience?: NewsletterAudience; contactIds?: number[] }) {
     const a = audienceOf(b);
     if (!a) throw badRequest(NEWSLETTER_MESSAGES.noContacts);

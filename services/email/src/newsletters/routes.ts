@@ -235,6 +235,19 @@ export async function newsletterRoutes(
   );
 
   app.post(
+    '/api/admin/newsletters/:id/resume',
+    {
+      onRequest: admin,
+      schema: { params: NewsletterIdParams, response: { 200: NewsletterSendResponse, ...sendErrors } },
+    },
+    async (request) => {
+      const r = await service.resume(request.params.id);
+      request.log.info({ newsletterId: r.newsletterId, by: request.admin?.adminId }, 'newsletter resumed');
+      return r;
+    },
+  );
+
+  app.post(
     '/api/admin/newsletters/:id/resend',
     {
       onRequest: admin,

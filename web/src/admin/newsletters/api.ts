@@ -194,6 +194,8 @@ export const scheduleNewsletter = (id: number, scheduledAt: string, audience: Ne
   adminRequest<NewsletterSendResponse>('POST', `${newsletterPath(id)}/schedule`, { scheduledAt, audience });
 export const unscheduleNewsletter = (id: number) =>
   adminRequest<NewsletterSendResponse>('POST', `${newsletterPath(id)}/unschedule`, {});
+export const resumeNewsletter = (id: number) =>
+  adminRequest<NewsletterSendResponse>('POST', `${newsletterPath(id)}/resume`, {});
 export const fixHtml = () => adminRequest<FixHtmlResponse>('POST', FIX_HTML_PATH, {});
 
 // ── the spec's notices (§8) ─────────────────────────────────────────────────

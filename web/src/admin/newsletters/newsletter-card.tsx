@@ -1,7 +1,7 @@
 import type { Newsletter } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { BarChart3, CalendarClock, CalendarX, Eye, Repeat, Send, Trash2 } from 'lucide-react';
+import { BarChart3, CalendarClock, CalendarX, Eye, Play, Repeat, Send, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { formatShortDateTime } from '../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../components/ui.tsx';
@@ -14,6 +14,7 @@ export type NewsletterAction =
   | 'send'
   | 'schedule'
   | 'unschedule'
+  | 'resume'
   | 'resend'
   | 'report'
   | 'delete';
@@ -21,7 +22,8 @@ export type NewsletterAction =
 /**
  * One newsletter (email marketing §2): name, subject, status, the dates Created, Sent and
  * Scheduled, and the Recipients count; while it sends, its progress. Preview and Delete always;
- * Send and Schedule for a draft; Unschedule for a scheduled one; Resend and the engagement report
+ * Send and Schedule for a draft; Unschedule for a scheduled one; Resume for one paused (the
+ * cooling period after connection failures pauses sends); Resend and the engagement report
  * once it is sent.
  */
 export function NewsletterCard({
@@ -76,6 +78,9 @@ export function NewsletterCard({
         {draft ? act('schedule', 'Schedule', <CalendarClock className={icon} aria-hidden="true" />) : null}
         {n.status === 'scheduled'
           ? act('unschedule', 'Unschedule', <CalendarX className={icon} aria-hidden="true" />)
+          : null}
+        {n.status === 'paused'
+          ? act('resume', 'Resume', <Play className={icon} aria-hidden="true" />, true)
           : null}
         {sent ? act('report', 'Engagement report', <BarChart3 className={icon} aria-hidden="true" />) : null}
         {sent ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}

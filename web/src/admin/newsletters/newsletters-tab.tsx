@@ -13,6 +13,7 @@ import {
   failureToast,
   newsletterReportPath,
   refreshNewsletters,
+  resumeNewsletter,
   unscheduleNewsletter,
   useNewsletters,
 } from './api.ts';
@@ -21,7 +22,7 @@ import { NewsletterPreviewDialog } from './preview-dialog.tsx';
 import { ScheduleNewsletterDialog } from './schedule-dialog.tsx';
 import { SendNewsletterDialog } from './send-dialog.tsx';
 
-type Open = Exclude<NewsletterAction, 'unschedule'> | null;
+type Open = Exclude<NewsletterAction, 'unschedule' | 'resume'> | null;
 
 const REPORT: ReportSource = {
   title: 'Newsletter Engagement Report',
@@ -31,7 +32,7 @@ const REPORT: ReportSource = {
 
 /**
  * The Newsletters tab (email marketing §2): a card per newsletter with its actions and their
- * dialogs (preview, send, schedule, resend, engagement report, delete); unschedule is direct.
+ * dialogs (preview, send, schedule, resend, engagement report, delete); unschedule and resume are direct.
  */
 export function NewslettersTab() {
   const queryClient = useQueryClient();
@@ -65,11 +66,20 @@ export function NewslettersTab() {
     },
     onError: (err) => toast(failureToast('unschedule', err)),
   });
+  const resume = useMutation({
+    mutationFn: (n: Newsletter) => resumeNewsletter(n.id),
+    onSuccess: async (r) => {
+      toast({ title: 'Newsletter sending resumed', description: `"${r.newsletter.name}" is sending again.` });
+      await refreshNewsletters(queryClient);
+    },
+    onError: (err) => toast(failureToast('resume', err)),
+  });
 
   const onAction = (action: NewsletterAction, n: Newsletter, from: HTMLElement) => {
     opener.current = from;
     setCurrent(n);
     if (action === 'unschedule') unschedule.mutate(n);
+    else if (action === 'resume') resume.mutate(n);
     else setOpen(action);
   };
 
@@ -95,7 +105,8 @@ export function NewslettersTab() {
               newsletter={n}
               busy={
                 (remove.isPending && remove.variables?.id === n.id) ||
-                (unschedule.isPending && unschedule.variables?.id === n.id)
+                (unschedule.isPending && unschedule.variables?.id === n.id) ||
+                (resume.isPending && resume.variables?.id === n.id)
               }
               onAction={onAction}
             />
