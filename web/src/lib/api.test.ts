@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPasswordChangeRequired } from '../admin/lib/api.ts';
-import { ApiError, apiErrorOf, errorMessage, errorStatus } from './api.ts';
+import { ApiError, apiErrorOf, apiErrorOfXhr, errorMessage, errorStatus } from './api.ts';
 
 const answer = (status: number, body: string, type = 'application/json') =>
   new Response(body, { status, headers: { 'content-type': type } });
@@ -23,6 +23,23 @@ describe('the API error type', () => {
     expect(errorMessage(await apiErrorOf(answer(500, '{"detail":1}')))).toBeUndefined();
     expect(errorStatus(new Error('409: looks like one'))).toBeUndefined();
     expect(errorMessage(new Error('network down'))).toBe('network down');
+  });
+
+  it('is the same for an upload refused (uploads use XMLHttpRequest for their progress)', () => {
+    const refused = apiErrorOfXhr({
+      status: 413,
+      responseText: '{"error":"Payload Too Large","message":"The file is over 50 MB"}',
+      statusText: 'Payload Too Large',
+    } as XMLHttpRequest);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(errorStatus(refused)).toBe(413);
+    expect(errorMessage(refused)).toBe('The file is over 50 MB');
+    const empty = apiErrorOfXhr({
+      status: 502,
+      responseText: '',
+      statusText: 'Bad Gateway',
+    } as XMLHttpRequest);
+    expect(empty.message).toBe('502: Bad Gateway');
   });
 
   it('tells a password-change refusal by its category, whatever its wording', async () => {

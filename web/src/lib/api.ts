@@ -27,9 +27,8 @@ export class ApiError extends Error {
   }
 }
 
-/** The ApiError of a non-OK response (reads its body). */
-export async function apiErrorOf(res: Response): Promise<ApiError> {
-  const text = (await res.text().catch(() => '')) || res.statusText;
+/** The ApiError of a non-OK answer's status and text (the status text when the body is empty). */
+export function apiErrorFrom(status: number, text: string): ApiError {
   let body: unknown = text;
   if (text.trimStart().startsWith('{')) {
     try {
@@ -38,7 +37,17 @@ export async function apiErrorOf(res: Response): Promise<ApiError> {
       // not JSON after all: the text is the body
     }
   }
-  return new ApiError(res.status, body, text);
+  return new ApiError(status, body, text);
+}
+
+/** The ApiError of a non-OK response (reads its body). */
+export async function apiErrorOf(res: Response): Promise<ApiError> {
+  return apiErrorFrom(res.status, (await res.text().catch(() => '')) || res.statusText);
+}
+
+/** The ApiError of a non-OK upload (uploads use XMLHttpRequest for their progress). */
+export function apiErrorOfXhr(xhr: XMLHttpRequest): ApiError {
+  return apiErrorFrom(xhr.status, xhr.responseText || xhr.statusText);
 }
 
 async function throwIfResNotOk(res: Response): Promise<void> {

@@ -10,6 +10,7 @@ import type {
 } from '@parley/contracts';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { BLOG_PATH } from '../../blog/api.ts';
+import { apiErrorOfXhr } from '../../lib/api.ts';
 import { adminQueryRetry, adminRequest } from '../lib/api.ts';
 
 /**
@@ -74,7 +75,7 @@ export function uploadImage(
         }
         return reject(new Error('Invalid response from the image upload'));
       }
-      reject(new Error(`${xhr.status}: ${xhr.responseText || xhr.statusText}`));
+      reject(apiErrorOfXhr(xhr));
     };
     xhr.onerror = () => reject(new Error('Network error while uploading the image'));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));

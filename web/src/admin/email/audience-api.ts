@@ -12,6 +12,7 @@ import type {
   ResubscribeResponse,
 } from '@parley/contracts';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
+import { apiErrorOfXhr } from '../../lib/api.ts';
 import { adminQueryRetry, adminRequest } from '../lib/api.ts';
 
 /**
@@ -164,7 +165,7 @@ export function uploadImport(
           return reject(new Error('Invalid response from the import'));
         }
       }
-      reject(new Error(`${xhr.status}: ${xhr.responseText || xhr.statusText}`));
+      reject(apiErrorOfXhr(xhr));
     };
     xhr.onerror = () => reject(new Error('Upload failed'));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
