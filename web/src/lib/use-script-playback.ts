@@ -192,6 +192,8 @@ export function useScriptPlayback({
         await sleep(gapMs, signal);
         if (signal.aborted) return;
       }
+      // The next line's clock starts with it: its words are never drawn on the last line's clock.
+      setClock(null);
       setIndex(done);
     })();
     return () => {
@@ -206,6 +208,7 @@ export function useScriptPlayback({
       setIndex(0);
       setCompleted(0);
     }
+    setClock(null);
     setPhase('playing');
     setRun((n) => n + 1);
   }, [phase]);
@@ -222,6 +225,7 @@ export function useScriptPlayback({
   }, []);
 
   const restart = useCallback(() => {
+    setClock(null);
     setIndex(0);
     setCompleted(0);
     setPhase('playing');
