@@ -2,6 +2,7 @@ import { type AddressBook, DEFAULT_BOOK_COLOR } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminDialog } from '../components/dialog.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -11,7 +12,6 @@ import {
   labelClass,
 } from '../components/ui.tsx';
 import { createBook, refreshAudience, updateBook } from '../email/audience-api.ts';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
 import { messageOr } from '../lib/api.ts';
 
 /** Colours offered besides the picker (the first is the spec's default cyan). */
@@ -79,7 +79,7 @@ export function BookDialog({
   });
 
   return (
-    <AudienceDialog
+    <AdminDialog
       open={open}
       onOpenChange={onOpenChange}
       title={book ? 'Edit Address Book' : 'Create Address Book'}
@@ -179,6 +179,6 @@ export function BookDialog({
           <BusyButton busy={save.isPending}>{book ? 'Save Changes' : 'Create Address Book'}</BusyButton>
         </DialogActions>
       </form>
-    </AudienceDialog>
+    </AdminDialog>
   );
 }

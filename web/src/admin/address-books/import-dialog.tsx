@@ -2,6 +2,7 @@ import { type AddressBook, IMPORT_MAX_BYTES, IMPORT_MAX_FILE_BYTES, importSummar
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminDialog } from '../components/dialog.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -12,7 +13,6 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
 import { ImportOutcome, ImportProgressPanel, useImport } from '../email/import-progress.tsx';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -70,7 +70,7 @@ export function BookImportDialog({
   };
 
   return (
-    <AudienceDialog
+    <AdminDialog
       open={open}
       onOpenChange={close}
       title="Import Contacts"
@@ -140,6 +140,6 @@ export function BookImportDialog({
           </div>
         </div>
       )}
-    </AudienceDialog>
+    </AdminDialog>
   );
 }

@@ -1,10 +1,9 @@
 import type { BlogPost, BlogPostInput } from '@parley/contracts';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { type ToastInput, toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
+import { AdminDialog } from '../components/dialog.tsx';
 import { messageOr } from '../lib/api.ts';
 import { createPost, refreshBlog, updatePost } from './api.ts';
 import { PostForm } from './post-form.tsx';
@@ -56,7 +55,10 @@ export const SAVE_TOASTS: Record<
   },
 };
 
-/** The scrollable dialog frame of the blog screens (toasts above it may be clicked without closing it). */
+/**
+ * The dialog frame of the blog screens: the admin's one frame (components/dialog.tsx); a
+ * click beside it never closes it, so a long form's work is not thrown away.
+ */
 export function BlogDialog({
   open,
   onOpenChange,
@@ -73,34 +75,17 @@ export function BlogDialog({
   children: ReactNode;
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
-        <Dialog.Content
-          onInteractOutside={(e) => {
-            // Dismissing a toast, or clicking beside a long form, must not throw the work away.
-            e.preventDefault();
-          }}
-          className={`fixed top-1/2 left-1/2 z-50 flex max-h-[94vh] w-[calc(100vw-1.5rem)] ${
-            wide ? 'max-w-3xl' : 'max-w-lg'
-          } -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in`}
-        >
-          <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">
-            <div>
-              <Dialog.Title className="text-xl font-semibold text-white">{title}</Dialog.Title>
-              <Dialog.Description className="mt-1 text-sm text-slate-400">{description}</Dialog.Description>
-            </div>
-            <Dialog.Close
-              aria-label="Close"
-              className="rounded-lg p-1.5 text-slate-400 transition hover:bg-navy-700 hover:text-white"
-            >
-              <X className="h-5 w-5" aria-hidden="true" />
-            </Dialog.Close>
-          </div>
-          <div className="overflow-y-auto px-5 pt-5 sm:px-6">{children}</div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <AdminDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description}
+      size={wide ? 'xl' : 'md'}
+      closeOnOutsideClick={false}
+      flushBottom
+    >
+      {children}
+    </AdminDialog>
   );
 }
 

@@ -6,7 +6,6 @@ import {
   type FeatureStatus,
   type UrgencyLevel,
 } from '@parley/contracts';
-import * as Dialog from '@radix-ui/react-dialog';
 import type { UseQueryResult } from '@tanstack/react-query';
 import clsx from 'clsx';
 import {
@@ -23,10 +22,10 @@ import {
   PenLine,
   PhoneCall,
   Sparkles,
-  X,
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DialogHeader } from '../components/dialog.tsx';
 import { Badge, cardClass, ErrorState, LoadingState } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import {
@@ -85,23 +84,15 @@ export function FeatureDiscoveryPanel({
 
   return (
     <>
-      <div className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4">
-        <div className="min-w-0">
-          <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-white">
+      <DialogHeader
+        title={
+          <>
             <Sparkles className="h-5 w-5 text-brand" aria-hidden="true" />
             AI Feature Discovery
-          </Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-400">
-            Suggestions from what happened on your platform.
-          </Dialog.Description>
-        </div>
-        <Dialog.Close
-          aria-label="Close"
-          className="rounded-lg p-1.5 text-slate-400 transition hover:bg-navy-700 hover:text-white"
-        >
-          <X className="h-5 w-5" aria-hidden="true" />
-        </Dialog.Close>
-      </div>
+          </>
+        }
+        description="Suggestions from what happened on your platform."
+      />
 
       <div className="flex-1 space-y-6 overflow-y-auto px-5 py-5">
         <Insights query={insights} onNavigate={onNavigate} />
