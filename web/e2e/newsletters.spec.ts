@@ -263,9 +263,11 @@ test('send to one company in test mode: the count, the send followed to Sent, th
   const after = await readNewsletter(page.request, n.id);
   expect(after.status).toBe('sent');
   expect(after.progress).toMatchObject({ testMode: true, total: 1, sent: 1, originalRecipients: 2 });
-  // (The campaign pipeline that newsletters use does not record its mail in Sent mail on the local
-  // transport, and a newsletter's companion campaign is not readable through the campaign calls:
-  // the send's progress is the record that the one test address was sent to.)
+  // On the local transport the mail is kept in Sent mail: to the test address only, none to the live recipients.
+  const outbox = await page.request.get(`/api/admin/email/outbox?q=${encodeURIComponent(tag)}`);
+  expect(outbox.ok()).toBe(true);
+  const kept = ((await outbox.json()) as { items: Array<{ to: string; kind: string }> }).items;
+  expect(kept.filter((m) => m.kind === 'newsletter').map((m) => m.to)).toEqual([testAddress]);
   for (const action of ['Send', 'Schedule'])
     await expect(c.getByRole('button', { name: `${action} ${n.name}`, exact: true })).toHaveCount(0);
 
