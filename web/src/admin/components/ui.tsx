@@ -197,3 +197,33 @@ export function BusyButton({
     </button>
   );
 }
+
+/**
+ * A progress bar (0–100) with its accessible name; `percent` null is an indeterminate start
+ * (a sliver shows that work has begun).
+ */
+export function ProgressBar({
+  label,
+  percent,
+  className,
+}: {
+  label: string;
+  percent: number | null;
+  className?: string;
+}) {
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent ?? undefined}
+      className={clsx('h-2 overflow-hidden rounded-full bg-navy-800', className)}
+    >
+      <div
+        className="h-full rounded-full bg-brand transition-[width] duration-300"
+        style={{ width: `${percent ?? 5}%` }}
+      />
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, errorStatus } from '../../lib/api.ts';
-import { secondaryButton } from '../components/ui.tsx';
+import { ProgressBar, secondaryButton } from '../components/ui.tsx';
 import {
   cancelImport,
   formatCount,
@@ -165,19 +165,7 @@ export function ImportProgressPanel({
         {saving ? 'Saving contacts…' : 'Importing contacts…'}
         {percent !== null ? <span className="ml-auto tabular-nums text-slate-400">{percent}%</span> : null}
       </div>
-      <div
-        role="progressbar"
-        aria-label="Import progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent ?? undefined}
-        className="h-2 overflow-hidden rounded-full bg-navy-800"
-      >
-        <div
-          className="h-full rounded-full bg-brand transition-[width] duration-300"
-          style={{ width: `${percent ?? 5}%` }}
-        />
-      </div>
+      <ProgressBar label="Import progress" percent={percent} />
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
         <Figure label="Rows read" value={job?.rowsRead} testId="import-rows-read" />
         <Figure label="Imported" value={job?.imported} testId="import-imported" />

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import { BarChart3, CalendarClock, CalendarX, Eye, Play, Repeat, Send, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { formatShortDateTime } from '../../lib/time.ts';
-import { Badge, cardClass, primaryButton, secondaryButton } from '../components/ui.tsx';
+import { Badge, cardClass, ProgressBar, primaryButton, secondaryButton } from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS } from '../email/campaigns/api.ts';
 import { refreshNewsletters, useSendingNewsletter } from './api.ts';
@@ -132,16 +132,7 @@ function SendProgress({ newsletter }: { newsletter: Newsletter }) {
         {formatCount(total)} sent
         {p?.failed ? `, ${formatCount(p.failed)} failed` : ''}
       </p>
-      <div
-        role="progressbar"
-        aria-label={`Sending progress of ${newsletter.name}`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="mt-2 h-2 overflow-hidden rounded-full bg-navy-800"
-      >
-        <div className="h-full rounded-full bg-brand transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label={`Sending progress of ${newsletter.name}`} percent={percent} className="mt-2" />
     </div>
   );
 }

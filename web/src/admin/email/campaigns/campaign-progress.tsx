@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Pause, Play } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { toast } from '../../../components/toast/index.ts';
-import { secondaryButton } from '../../components/ui.tsx';
+import { ProgressBar, secondaryButton } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
 import { pauseCampaign, progressPath, refreshCampaigns, resumeCampaign, useCampaignProgress } from './api.ts';
@@ -69,16 +69,7 @@ export function CampaignProgressPanel({ campaign }: { campaign: Campaign }) {
           {paused ? 'Resume' : 'Pause'}
         </button>
       </div>
-      <div
-        role="progressbar"
-        aria-label={`Sending progress of ${campaign.name}`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="mt-2 h-2 overflow-hidden rounded-full bg-navy-800"
-      >
-        <div className="h-full rounded-full bg-brand transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label={`Sending progress of ${campaign.name}`} percent={percent} className="mt-2" />
       <dl className="mt-2 grid grid-cols-4 gap-2 text-center text-xs">
         <Figure label="Sent" value={formatCount(p.sent)} testId="progress-sent" />
         <Figure label="Failed" value={formatCount(p.failed)} testId="progress-failed" />
