@@ -132,7 +132,9 @@ describe('HTML', () => {
     // The words replaced stay as the fallback for a contact without a company.
     expect(r.value).toContain('to help {{company|your business}} grow');
     const noGreeting = html('personalization', '<body><p>Our agent answers every call.</p></body>');
-    expect(noGreeting.value).toContain('<p class="parley-greeting">Hi {{firstName|there}},</p>\n<p>Our agent');
+    expect(noGreeting.value).toContain(
+      '<p class="parley-greeting">Hi {{firstName|there}},</p>\n<p>Our agent',
+    );
   });
 
   it('urgency adds a dated deadline line before the call to action and makes it immediate', () => {
