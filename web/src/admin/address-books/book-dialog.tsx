@@ -1,8 +1,8 @@
 import { type AddressBook, DEFAULT_BOOK_COLOR } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { DialogFrame } from '../../components/dialog.tsx';
 import { toast } from '../../components/toast/index.ts';
-import { AdminDialog } from '../components/dialog.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -79,7 +79,7 @@ export function BookDialog({
   });
 
   return (
-    <AdminDialog
+    <DialogFrame
       open={open}
       onOpenChange={onOpenChange}
       title={book ? 'Edit Address Book' : 'Create Address Book'}
@@ -179,6 +179,6 @@ export function BookDialog({
           <BusyButton busy={save.isPending}>{book ? 'Save Changes' : 'Create Address Book'}</BusyButton>
         </DialogActions>
       </form>
-    </AdminDialog>
+    </DialogFrame>
   );
 }

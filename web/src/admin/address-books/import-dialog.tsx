@@ -1,8 +1,8 @@
 import { type AddressBook, IMPORT_MAX_BYTES, IMPORT_MAX_FILE_BYTES, importSummary } from '@parley/contracts';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
+import { DialogFrame } from '../../components/dialog.tsx';
 import { toast } from '../../components/toast/index.ts';
-import { AdminDialog } from '../components/dialog.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -70,7 +70,7 @@ export function BookImportDialog({
   };
 
   return (
-    <AdminDialog
+    <DialogFrame
       open={open}
       onOpenChange={close}
       title="Import Contacts"
@@ -140,6 +140,6 @@ export function BookImportDialog({
           </div>
         </div>
       )}
-    </AdminDialog>
+    </DialogFrame>
   );
 }

@@ -1,9 +1,9 @@
 import type { BlogPost, BlogPostInput } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { DialogFrame } from '../../components/dialog.tsx';
 import { type ToastInput, toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
-import { AdminDialog } from '../components/dialog.tsx';
 import { messageOr } from '../lib/api.ts';
 import { createPost, refreshBlog, updatePost } from './api.ts';
 import { PostForm } from './post-form.tsx';
@@ -56,7 +56,7 @@ export const SAVE_TOASTS: Record<
 };
 
 /**
- * The dialog frame of the blog screens: the admin's one frame (components/dialog.tsx); a
+ * The dialog frame of the blog screens: the web's one frame (src/components/dialog.tsx); a
  * click beside it never closes it, so a long form's work is not thrown away.
  */
 export function BlogDialog({
@@ -75,7 +75,7 @@ export function BlogDialog({
   children: ReactNode;
 }) {
   return (
-    <AdminDialog
+    <DialogFrame
       open={open}
       onOpenChange={onOpenChange}
       title={title}
@@ -85,7 +85,7 @@ export function BlogDialog({
       flushBottom
     >
       {children}
-    </AdminDialog>
+    </DialogFrame>
   );
 }
 

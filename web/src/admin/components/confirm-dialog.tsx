@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Loader2 } from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
-import { AdminDialog } from './dialog.tsx';
+import { DialogFrame } from '../../components/dialog.tsx';
 import { dangerButton, secondaryButton } from './ui.tsx';
 
 /**
@@ -27,7 +27,7 @@ export function ConfirmDialog({
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
-    <AdminDialog
+    <DialogFrame
       open={open}
       onOpenChange={onOpenChange}
       title={title}
@@ -53,6 +53,6 @@ export function ConfirmDialog({
           {confirmLabel}
         </button>
       </div>
-    </AdminDialog>
+    </DialogFrame>
   );
 }

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { AdminDialog } from '../components/dialog.tsx';
+import { DialogFrame } from '../../components/dialog.tsx';
 
 /**
  * The dialog frame of the audience and campaign screens (address books, import, contact
- * details, campaign dialogs): the admin's one dialog frame (components/dialog.tsx) with
+ * details, campaign dialogs): the web's one dialog frame (src/components/dialog.tsx) with
  * these screens' sizes; title, description, a close button, scrolling content; a click on a
  * toast above it never closes it.
  */
@@ -26,7 +26,7 @@ export function AudienceDialog({
   onCloseAutoFocus?: (e: Event) => void;
 }) {
   return (
-    <AdminDialog
+    <DialogFrame
       open={open}
       onOpenChange={onOpenChange}
       title={title}
@@ -35,6 +35,6 @@ export function AudienceDialog({
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
       {children}
-    </AdminDialog>
+    </DialogFrame>
   );
 }

@@ -25,7 +25,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { DialogHeader } from '../components/dialog.tsx';
+import { DialogHeader } from '../../components/dialog.tsx';
 import { Badge, cardClass, ErrorState, LoadingState } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import {

@@ -1,8 +1,8 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import clsx from 'clsx';
-import { Bot, Clock, LoaderCircle, Play, RotateCcw, User, Volume2, VolumeX, X } from 'lucide-react';
+import { Bot, Clock, LoaderCircle, Play, RotateCcw, User, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { keepOpenOnToast, returnFocusTo as returnFocus } from '../../components/dialog-focus.ts';
+import { DialogFrame, DialogHeader } from '../../components/dialog.tsx';
+import { returnFocusTo as returnFocus } from '../../components/dialog-focus.ts';
 import { toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
 import { type ScriptPlayback, type StepClock, useScriptPlayback } from '../../lib/use-script-playback.ts';
@@ -281,57 +281,44 @@ export default function DemoDialog({
 }) {
   const scenario = useCase.demoScenario ? SCENARIOS[useCase.demoScenario] : undefined;
   const Icon = useCase.icon;
+  const description = scenario ? scenario.setting : 'This use case has no scripted demo yet.';
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/80 backdrop-blur-sm data-[state=open]:animate-fade-in" />
-        <Dialog.Content
-          data-testid="use-case-demo"
-          onCloseAutoFocus={returnFocus(returnFocusTo)}
-          onOpenAutoFocus={(e) => {
-            // Start Demo is what the visitor came for.
-            const target = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
-              '[data-autofocus]',
-            );
-            if (target) {
-              e.preventDefault();
-              target.focus();
-            }
-          }}
-          onInteractOutside={keepOpenOnToast}
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[92vh] w-[calc(100vw-1.5rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-navy-700 bg-navy-900 shadow-2xl shadow-black/50 focus:outline-none data-[state=open]:animate-dialog-in"
-        >
-          <header className="flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4 sm:px-6">
-            <div className="flex min-w-0 items-start gap-3">
-              <span className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand/15 text-brand">
-                <Icon className="h-5 w-5" aria-hidden="true" />
-              </span>
-              <div className="min-w-0">
-                <p className="text-xs font-semibold tracking-wider text-brand uppercase">
-                  {useCase.industry}
-                </p>
-                <Dialog.Title className="text-xl font-semibold text-white">{useCase.title}</Dialog.Title>
-                <Dialog.Description className="mt-1 text-sm text-slate-300">
-                  {scenario ? scenario.setting : 'This use case has no scripted demo yet.'}
-                </Dialog.Description>
-                {scenario ? (
-                  <p className="mt-1 inline-flex items-center gap-1 text-xs text-slate-300">
-                    <Clock className="h-3.5 w-3.5" aria-hidden="true" />A {scenario.steps.length}-step call
-                    between the AI agent and a customer
-                  </p>
-                ) : null}
-              </div>
-            </div>
-            <Dialog.Close
-              aria-label="Close"
-              className="rounded-lg p-1.5 text-slate-300 transition hover:bg-navy-700 hover:text-white"
-            >
-              <X className="h-5 w-5" aria-hidden="true" />
-            </Dialog.Close>
-          </header>
-          {scenario ? <DemoPlayer scenario={scenario} useCaseId={useCase.id} /> : null}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title={useCase.title}
+      description={description}
+      size="lg"
+      variant="custom"
+      testId="use-case-demo"
+      onCloseAutoFocus={returnFocus(returnFocusTo)}
+      onOpenAutoFocus={(e) => {
+        // Start Demo is what the visitor came for.
+        const target = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
+          '[data-autofocus]',
+        );
+        if (target) {
+          e.preventDefault();
+          target.focus();
+        }
+      }}
+    >
+      <DialogHeader
+        className="sm:px-6"
+        title={useCase.title}
+        description={description}
+        eyebrow={useCase.industry}
+        icon={<Icon className="h-5 w-5" aria-hidden="true" />}
+        note={
+          scenario ? (
+            <p className="mt-1 inline-flex items-center gap-1 text-xs text-slate-300">
+              <Clock className="h-3.5 w-3.5" aria-hidden="true" />A {scenario.steps.length}-step call between
+              the AI agent and a customer
+            </p>
+          ) : null
+        }
+      />
+      {scenario ? <DemoPlayer scenario={scenario} useCaseId={useCase.id} /> : null}
+    </DialogFrame>
   );
 }

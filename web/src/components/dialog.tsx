@@ -2,12 +2,13 @@ import * as Dialog from '@radix-ui/react-dialog';
 import clsx from 'clsx';
 import { X } from 'lucide-react';
 import type { ReactNode, RefObject } from 'react';
-import { keepOpenOnToast } from '../../components/dialog-focus.ts';
+import { keepOpenOnToast } from './dialog-focus.ts';
 
 /** Widths of the centred dialogs. */
 const SIZES = {
   sm: 'max-w-md',
   md: 'max-w-lg',
+  ml: 'max-w-xl',
   lg: 'max-w-2xl',
   xl: 'max-w-3xl',
   /** The campaign preview's 768 px frame fits. */
@@ -24,56 +25,79 @@ export function DialogCloseButton() {
   return (
     <Dialog.Close
       aria-label="Close"
-      className="rounded-lg p-1.5 text-slate-400 transition hover:bg-navy-700 hover:text-white"
+      className="rounded-lg p-1.5 text-slate-300 transition hover:bg-navy-700 hover:text-white"
     >
       <X className="h-5 w-5" aria-hidden="true" />
     </Dialog.Close>
   );
 }
 
-/** A dialog's header: its title (the accessible name), description and the ✕ button. */
-export function DialogHeader({
-  title,
-  description,
-  className,
-}: {
+export interface DialogTitleProps {
   title: ReactNode;
   description: ReactNode;
-  className?: string;
-}) {
+  /** A small line above the title (the use case's industry). */
+  eyebrow?: ReactNode;
+  /** An icon beside the title block. */
+  icon?: ReactNode;
+  /** A line under the description. */
+  note?: ReactNode;
+}
+
+/** A dialog's title (its accessible name), description and the ✕ button, without a frame. */
+export function DialogTitleRow({ title, description, eyebrow, icon, note }: DialogTitleProps) {
   return (
-    <div
-      className={clsx(
-        'flex items-start justify-between gap-4 border-b border-navy-700 px-5 pt-5 pb-4',
-        className,
-      )}
-    >
-      <div className="min-w-0">
-        <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-white">
-          {title}
-        </Dialog.Title>
-        <Dialog.Description className="mt-1 text-sm text-slate-400">{description}</Dialog.Description>
+    <div className="flex items-start justify-between gap-4">
+      <div className="flex min-w-0 items-start gap-3">
+        {icon ? (
+          <span className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand/15 text-brand">
+            {icon}
+          </span>
+        ) : null}
+        <div className="min-w-0">
+          {eyebrow ? (
+            <p className="text-xs font-semibold tracking-wider text-brand uppercase">{eyebrow}</p>
+          ) : null}
+          <Dialog.Title className="flex items-center gap-2 text-xl font-semibold text-white">
+            {title}
+          </Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-slate-300">{description}</Dialog.Description>
+          {note}
+        </div>
       </div>
       <DialogCloseButton />
     </div>
   );
 }
 
-export interface AdminDialogProps {
+/** A dialog's header: the title row over a rule. */
+export function DialogHeader({ className, ...row }: DialogTitleProps & { className?: string }) {
+  return (
+    <div className={clsx('border-b border-navy-700 px-5 pt-5 pb-4', className)}>
+      <DialogTitleRow {...row} />
+    </div>
+  );
+}
+
+export interface DialogFrameProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
   description: ReactNode;
   children: ReactNode;
-  /** sm 28rem, md 32rem (default), lg 42rem, xl 48rem, 2xl 64rem. */
+  /** sm 28rem, md 32rem (default), ml 36rem, lg 42rem, xl 48rem, 2xl 64rem. */
   size?: DialogSize;
   /**
    * 'form' (default): header with ✕, then a scrolling body. 'alert': an alertdialog for a
-   * destructive choice (title, description, then `children`: the buttons), no ✕.
+   * destructive choice (title, description, then `children`: the buttons), no ✕. 'custom':
+   * `children` lay out the whole dialog and name it with DialogTitleRow (the booking flow,
+   * whose header carries its step progress).
    */
-  variant?: 'form' | 'alert';
+  variant?: 'form' | 'alert' | 'custom';
+  /** The header's eyebrow, icon and note (form dialogs). */
+  header?: Pick<DialogTitleProps, 'eyebrow' | 'icon' | 'note'>;
   /** Gets the focus when the dialog opens (default: Radix's, the first focusable element). */
   initialFocus?: RefObject<HTMLElement | null>;
+  onOpenAutoFocus?: (e: Event) => void;
   onCloseAutoFocus?: (e: Event) => void;
   /**
    * false: a click beside the dialog never closes it (a long form's work is not thrown away).
@@ -82,15 +106,17 @@ export interface AdminDialogProps {
   closeOnOutsideClick?: boolean;
   /** The body keeps no bottom padding (its form's button row brings its own). */
   flushBottom?: boolean;
+  testId?: string;
 }
 
 /**
- * The one dialog frame of the admin screens: overlay, centred content of a given size, title
- * and description (the dialog's name and description for assistive technology), a close
- * button, a body that scrolls inside 94% of the viewport's height; focus trapped while open
- * and returned to the opener on close (Radix), a click on a toast above it never closes it.
+ * The one dialog frame of the web, the public site's and the admin's: overlay, centred
+ * content of a given size, title and description (the dialog's name and description for
+ * assistive technology), a close button, a body that scrolls inside 94% of the viewport's
+ * height; focus trapped while open and returned to the opener on close (Radix), a click on a
+ * toast above it never closes it.
  */
-export function AdminDialog({
+export function DialogFrame({
   open,
   onOpenChange,
   title,
@@ -98,26 +124,29 @@ export function AdminDialog({
   children,
   size = 'md',
   variant = 'form',
+  header,
   initialFocus,
+  onOpenAutoFocus,
   onCloseAutoFocus,
   closeOnOutsideClick = true,
   flushBottom,
-}: AdminDialogProps) {
+  testId,
+}: DialogFrameProps) {
   const alert = variant === 'alert';
+  const openFocus = initialFocus
+    ? (e: Event) => {
+        e.preventDefault();
+        initialFocus.current?.focus();
+      }
+    : onOpenAutoFocus;
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={overlayClass} />
         <Dialog.Content
           {...(alert ? { role: 'alertdialog' } : {})}
-          {...(initialFocus
-            ? {
-                onOpenAutoFocus: (e: Event) => {
-                  e.preventDefault();
-                  initialFocus.current?.focus();
-                },
-              }
-            : {})}
+          {...(testId ? { 'data-testid': testId } : {})}
+          {...(openFocus ? { onOpenAutoFocus: openFocus } : {})}
           {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
           onInteractOutside={closeOnOutsideClick ? keepOpenOnToast : (e) => e.preventDefault()}
           className={clsx(
@@ -132,9 +161,11 @@ export function AdminDialog({
               <Dialog.Description className="mt-2 text-sm text-slate-300">{description}</Dialog.Description>
               {children}
             </>
+          ) : variant === 'custom' ? (
+            children
           ) : (
             <>
-              <DialogHeader title={title} description={description} className="sm:px-6" />
+              <DialogHeader title={title} description={description} className="sm:px-6" {...header} />
               <div className={clsx('overflow-y-auto px-5 pt-5 sm:px-6', !flushBottom && 'pb-5')}>
                 {children}
               </div>
