@@ -104,8 +104,9 @@ describe('POST /api/admin/email/generate-campaign', () => {
     expect(c.subject.length).toBeLessThan(50);
     expect(c.htmlContent).toContain('href="https://parley.test/book-demo?utm_source=email');
     expect(c.htmlContent).toContain('<img src="https://parley.test/email/headers/demo_booking.png"');
-    expect(c.htmlContent).toContain('{{firstName}}');
-    expect(c.htmlContent).toContain('{{company}}');
+    // Merge fields with fallbacks for a contact without the value.
+    expect(c.htmlContent).toContain('{{firstName|there}}');
+    expect(c.htmlContent).toMatch(/\{\{company\|[a-z ]+\}\}/);
     expect(c.htmlContent).toContain('href="{{unsubscribeUrl}}"');
     expect(c.htmlContent).toContain('Smile Voice · 1 Main St, Springfield');
     expect(c.textContent).toContain('Book your demo: https://parley.test/book-demo?');
@@ -246,7 +247,7 @@ describe('POST /api/admin/email/optimize-content', () => {
   it('takes a plain string as the field’s content', async () => {
     const r = await optimize({ field: 'subject', goal: 'personalization', content: 'Spring launch' });
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ subject: '{{firstName}}, spring launch', htmlContent: '' });
+    expect(r.json).toMatchObject({ subject: '{{firstName|Hi}}, spring launch', htmlContent: '' });
   });
 
   it('limits each admin to EMAIL_AI_RATE_LIMIT calls a minute, with Retry-After', async () => {
