@@ -284,6 +284,17 @@ describe('local bus across a crash', () => {
     const publisher = await publishOnly(databaseUrl);
     await publisher([acked]);
     await until(() => output.includes(`seen ${acked.id}`));
+    // "seen" is printed when the handler starts: the acknowledgement is committed when the
+    // event's pending row is gone (killed before that, the event is rightly delivered again).
+    const check = createPool(databaseUrl, 1);
+    await until(async () => {
+      const { rowCount } = await check.query(
+        `SELECT 1 FROM "bus_pending" p JOIN "bus_events" e ON e."seq" = p."seq" WHERE p."durable" = $1 AND e."id" = $2`,
+        [durable, acked.id],
+      );
+      return rowCount === 0;
+    });
+    await check.end();
     await publisher([stuck]);
     await until(() => output.includes(`seen ${stuck.id}`));
     child.kill('SIGKILL');
