@@ -27,8 +27,8 @@ export const emailService = defineService({
     const campaigns = await registerCampaigns(app, ctx, mail);
     await registerWriter(app, ctx, mail);
     const deliverability = await registerDeliverability(app, ctx, mail);
-    await registerAnalytics(app, ctx, deliverability.checks);
+    const analytics = await registerAnalytics(app, ctx, deliverability.checks);
     const blog = await registerBlogCopy(app, ctx);
-    await registerNewsletters(app, ctx, { mail, campaigns, blog });
+    await registerNewsletters(app, ctx, { mail, campaigns, analytics, blog });
   },
 });

@@ -234,7 +234,21 @@ const COLUMNS: Record<keyof CleanInput, string> = {
 
 export const newCampaignTrackingId = () => `cmp_${randomBytes(12).toString('base64url')}`;
 
-export class CampaignsRepository {
+/** A draft's name and content, as 'Fix HTML Issues' reads and writes it. */
+export interface DraftContent {
+  name: string;
+  html: string;
+  text: string | null;
+}
+
+/** Drafts whose stored HTML 'Fix HTML Issues' normalises (campaigns and newsletters alike). */
+export interface FixableDrafts {
+  fixableDraftIds(): Promise<number[]>;
+  draftContent(id: number): Promise<DraftContent | null>;
+  replaceDraftContent(id: number, was: DraftContent, now: Omit<DraftContent, 'name'>): Promise<boolean>;
+}
+
+export class CampaignsRepository implements FixableDrafts {
   constructor(private readonly pool: pg.Pool) {}
 
   private async liveCounts(sendIds: number[]): Promise<Map<number, LiveCounts>> {
@@ -429,5 +443,46 @@ export class CampaignsRepository {
         sentAt: r.sent_at?.toISOString() ?? null,
       })),
     };
+  }
+
+  // ── 'Fix HTML Issues' (draft campaigns; newsletters' companions are fixed as newsletters) ──
+
+  async fixableDraftIds(): Promise<number[]> {
+    const { rows } = await this.pool.query<{ id: number }>(
+      `SELECT "id" FROM "email_campaigns" WHERE "status" = 'draft' AND "newsletter_id" IS NULL AND "html_content" <> '' ORDER BY "id"`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async draftContent(id: number): Promise<DraftContent | null> {
+    const { rows } = await this.pool.query<{
+      name: string;
+      html_content: string;
+      text_content: string | null;
+    }>(`SELECT "name", "html_content", "text_content" FROM "email_campaigns" WHERE "id" = $1`, [id]);
+    const r = rows[0];
+    return r ? { name: r.name, html: r.html_content, text: r.text_content } : null;
+  }
+
+  /** Writes fixed HTML if the campaign is still a draft with the HTML that was fixed. */
+  async replaceDraftContent(
+    id: number,
+    was: DraftContent,
+    now: Omit<DraftContent, 'name'>,
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE "email_campaigns" SET "html_content" = $4, "text_content" = $5, "updated_at" = now()
+       WHERE "id" = $1 AND "status" = 'draft' AND "html_content" = $2 AND "text_content" IS NOT DISTINCT FROM $3`,
+      [id, was.html, was.text, now.html, now.text],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** A draft again after its schedule was cancelled: no time left on it. */
+  async clearSchedule(id: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE "email_campaigns" SET "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1 AND "status" = 'draft'`,
+      [id],
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { publicOriginOf, type ServiceInstance } from '@parley/kit';
-import { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { AnalyticsHandle } from '../analytics/index.ts';
 import type { CampaignsHandle } from '../campaigns/index.ts';
 import type { EmailContext } from '../context.ts';
 import type { MailHandle } from '../mail.ts';
@@ -22,17 +22,22 @@ export interface NewslettersHandle {
 export async function registerNewsletters(
   app: ServiceInstance,
   ctx: EmailContext,
-  parts: { mail: MailHandle; campaigns: CampaignsHandle; blog: BlogCopyRepository },
+  parts: {
+    mail: MailHandle;
+    campaigns: CampaignsHandle;
+    analytics: AnalyticsHandle;
+    blog: BlogCopyRepository;
+  },
 ): Promise<NewslettersHandle> {
   const { deps } = ctx;
   const repo = new NewslettersRepository(deps.pool, parts.campaigns.repo);
   const service = new NewslettersService({
-    pool: deps.pool,
     repo,
+    campaigns: parts.campaigns.repo,
     blog: parts.blog,
     sender: parts.campaigns.sender,
     mailer: parts.mail.mailer,
-    analytics: new AnalyticsRepository(deps.pool),
+    analytics: parts.analytics.repo,
     origin: publicOriginOf(deps.config),
   });
   await app.register(async (scope) => newsletterRoutes(scope, { deps, repo, service }));
