@@ -203,7 +203,7 @@ export class CampaignSender {
   private readonly wakers = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle;
-  private readonly composers = new Map<number, Promise<SendContext | null>>();
+  private readonly contexts = new Map<number, Promise<SendContext | null>>();
   /** Messages this replica handed to the transport (bench and tests). */
   handed = 0;
 
@@ -605,7 +605,7 @@ export class CampaignSender {
   }
 
   private sendContext(sendId: number): Promise<SendContext | null> {
-    let c = this.composers.get(sendId);
+    let c = this.contexts.get(sendId);
     if (!c) {
       c = (async () => {
         const { rows } = await this.deps.pool.query<{
@@ -647,9 +647,9 @@ export class CampaignSender {
           testMode: r.test_mode,
         };
       })();
-      c.catch(() => this.composers.delete(sendId));
-      this.composers.set(sendId, c);
-      if (this.composers.size > 100) this.composers.delete(this.composers.keys().next().value as number);
+      c.catch(() => this.contexts.delete(sendId));
+      this.contexts.set(sendId, c);
+      if (this.contexts.size > 100) this.contexts.delete(this.contexts.keys().next().value as number);
     }
     return c;
   }
@@ -859,7 +859,7 @@ export class CampaignSender {
       });
       if (won) {
         completed++;
-        this.composers.delete(id);
+        this.contexts.delete(id);
       }
     }
     return completed;

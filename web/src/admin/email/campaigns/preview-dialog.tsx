@@ -1,27 +1,11 @@
 import type { Campaign, Contact } from '@parley/contracts';
-import clsx from 'clsx';
-import { Monitor, Smartphone, Tablet } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { type TabDef, Tabs } from '../../../components/tabs.tsx';
-import { inputClass, labelClass, secondaryButton, selectClass } from '../../components/ui.tsx';
+import { inputClass, labelClass, selectClass } from '../../components/ui.tsx';
 import { contactName, useContacts } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
+import { DevicePicker, initialPreviewDevice, MailPreviewTabs, type PreviewDevice } from '../mail-preview.tsx';
 import { formatSize, type PreviewContact, personalize, SAMPLE, wordCount } from './personalize.ts';
 import { sanitizeHtml } from './sanitize.ts';
-
-type Device = 'desktop' | 'tablet' | 'mobile';
-type Part = 'html' | 'text';
-
-/** Spec §9: the preview's widths, and mobile first below a 768 px window. */
-const WIDTH: Record<Device, number | null> = { desktop: null, tablet: 768, mobile: 375 };
-const DEVICES: Array<{ key: Device; label: string; icon: typeof Monitor }> = [
-  { key: 'desktop', label: 'Desktop', icon: Monitor },
-  { key: 'tablet', label: 'Tablet (768px)', icon: Tablet },
-  { key: 'mobile', label: 'Mobile (375px)', icon: Smartphone },
-];
-
-const initialDevice = (): Device =>
-  typeof window !== 'undefined' && window.innerWidth < 768 ? 'mobile' : 'desktop';
 
 /**
  * The campaign preview (email marketing §2): Desktop, Tablet 768px and Mobile 375px; HTML and
@@ -41,16 +25,14 @@ export function PreviewDialog({
   onCloseAutoFocus?: (e: Event) => void;
 }) {
   const id = useId();
-  const [device, setDevice] = useState<Device>(initialDevice);
-  const [part, setPart] = useState<Part>('html');
+  const [device, setDevice] = useState<PreviewDevice>(initialPreviewDevice);
   const [q, setQ] = useState('');
   const [contact, setContact] = useState<Contact | null>(null);
   const contacts = useContacts({ limit: 50, offset: 0, q, status: 'active' }, open);
 
   useEffect(() => {
     if (!open) return;
-    setDevice(initialDevice());
-    setPart('html');
+    setDevice(initialPreviewDevice());
     setContact(null);
     setQ('');
   }, [open]);
@@ -59,11 +41,6 @@ export function PreviewDialog({
   const html = campaign?.htmlContent ?? '';
   const text = campaign?.textContent ?? '';
   const rendered = useMemo(() => sanitizeHtml(personalize(html, who, true)), [html, who]);
-  const width = WIDTH[device];
-  const tabs: TabDef<Part>[] = [
-    { key: 'html', label: 'HTML' },
-    { key: 'text', label: 'Text' },
-  ];
   const options = contacts.data?.contacts ?? [];
 
   return (
@@ -112,24 +89,12 @@ export function PreviewDialog({
         </div>
       </div>
 
-      <fieldset className="mt-3 flex flex-wrap items-center gap-2">
-        <legend className="sr-only">Device</legend>
-        {DEVICES.map(({ key, label, icon: Icon }) => (
-          <button
-            key={key}
-            type="button"
-            aria-pressed={device === key}
-            className={clsx(
-              secondaryButton,
-              'px-2.5 py-1.5 text-xs aria-pressed:border-brand aria-pressed:text-white',
-            )}
-            onClick={() => setDevice(key)}
-          >
-            <Icon className="h-3.5 w-3.5" aria-hidden="true" />
-            {label}
-          </button>
-        ))}
-      </fieldset>
+      <DevicePicker
+        devices={['desktop', 'tablet', 'mobile']}
+        device={device}
+        onSelect={setDevice}
+        className="mt-3"
+      />
 
       <dl className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-xs text-slate-400" data-testid="preview-stats">
         <div className="flex gap-1">
@@ -149,36 +114,20 @@ export function PreviewDialog({
       </dl>
 
       <div className="mt-3">
-        <Tabs<Part> label="Preview format" tabs={tabs} selected={part} onSelect={setPart}>
-          <div className="overflow-x-auto rounded-lg border border-navy-700 bg-navy-950/40 p-2">
-            {part === 'html' ? (
-              html.trim() ? (
-                // sandbox="": no script, no same-origin access, no navigation out of the frame.
-                <iframe
-                  title={`HTML preview of ${campaign?.name ?? 'the campaign'}`}
-                  sandbox=""
-                  srcDoc={rendered}
-                  data-testid="preview-frame"
-                  data-device={device}
-                  className="mx-auto block h-[28rem] max-w-none rounded bg-white"
-                  style={{ width: width ? `${width}px` : '100%' }}
-                />
-              ) : (
-                <p className="p-4 text-sm text-slate-400">This campaign has no HTML content yet.</p>
-              )
-            ) : (
-              <pre
-                className="mx-auto max-w-none p-3 font-mono text-xs whitespace-pre-wrap text-slate-200"
-                style={{ width: width ? `${width}px` : '100%' }}
-                data-testid="preview-text"
-              >
-                {text
-                  ? personalize(text, who)
-                  : 'No text version: the service makes one from the HTML when it sends.'}
-              </pre>
-            )}
-          </div>
-        </Tabs>
+        <MailPreviewTabs
+          device={device}
+          title={`HTML preview of ${campaign?.name ?? 'the campaign'}`}
+          html={rendered}
+          emptyHtml="This campaign has no HTML content yet."
+          text={
+            text
+              ? personalize(text, who)
+              : 'No text version: the service makes one from the HTML when it sends.'
+          }
+          frameTestId="preview-frame"
+          textTestId="preview-text"
+          frameHeight="h-[28rem]"
+        />
       </div>
     </AudienceDialog>
   );
