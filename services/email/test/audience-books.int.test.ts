@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectiveTrigrams } from '../src/domain/search-trigrams.ts';
+import { ContactsRepository } from '../src/repo/contacts.repository.ts';
 import { type AudienceUnderTest, csv, startAudience } from './audience-peers.ts';
 
 /** Address books and contacts over HTTP against the real service, PostgreSQL and NATS. */
@@ -235,6 +237,43 @@ describe('contacts', () => {
     expect((await q('%')).meta.total).toBe(0);
     expect((await q('_')).meta.total).toBe(0);
     expect((await q('n1')).meta.total).toBeGreaterThan(0); // short terms scan newest first
+  });
+
+  it('answers a search the same whether the index is asked for every trigram or the rarest', async () => {
+    const repo = new ContactsRepository(t.db);
+    const sample = await repo.refreshSearchSample();
+    const terms = [
+      'first117 ',
+      'last117 acme',
+      'rson11',
+      'PERSON42@ACME',
+      '555-0111',
+      'globex',
+      'acme corp',
+      'zzqx',
+      'st9',
+      '%',
+    ];
+    // Rare terms take the rarest-trigram path at this size too; common ones do not.
+    expect(selectiveTrigrams('first117 ', sample)).not.toBeNull();
+    expect(selectiveTrigrams('zzqx', sample)).not.toBeNull();
+    // Its rare trigram ('117') is in one contact, which holds both words but not this phrase.
+    expect(selectiveTrigrams('last117 acme', sample)).not.toBeNull();
+    expect(selectiveTrigrams('globex', sample)).toBeNull();
+    for (const q of terms) {
+      const term = q.trim().toLowerCase();
+      const expected = await t.db.query<{ email: string }>(
+        `SELECT email FROM email_contacts WHERE address_book_id = $1 AND strpos(search_text, $2) > 0 ORDER BY id DESC`,
+        [bookId, term],
+      );
+      const page = await repo.list({ limit: 50, offset: 0, q, addressBookId: bookId });
+      expect(
+        page.contacts.map((c) => c.email),
+        q,
+      ).toEqual(expected.rows.slice(0, 50).map((r) => r.email));
+      expect(page.total, q).toBe(expected.rows.length);
+      expect(page.hasMore, q).toBe(expected.rows.length > 50);
+    }
   });
 
   it('validates queries, and deletes one contact keeping the count exact', async () => {

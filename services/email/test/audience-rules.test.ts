@@ -8,8 +8,8 @@ import {
   parseCount,
   parseRating,
   parseWords,
-  searchLength,
   searchPattern,
+  searchTerm,
   splitName,
   statusForSuppression,
 } from '../src/domain/contacts.ts';
@@ -85,12 +85,12 @@ describe('text from imports', () => {
     expect(parseWords(['a', 'b', 'c'], 2, 40)).toEqual(['a', 'b']);
   });
 
-  it('turns a search into an escaped contains pattern', () => {
-    expect(searchPattern('  Acme   Corp ')).toBe('%acme corp%');
+  it('turns a search into a term and an escaped contains pattern', () => {
+    expect(searchTerm('  Acme   Corp ')).toBe('acme corp');
+    expect(searchTerm('   ')).toBeNull();
+    expect(searchTerm(undefined)).toBeNull();
+    expect(searchPattern('acme corp')).toBe('%acme corp%');
     expect(searchPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
-    expect(searchPattern('   ')).toBeNull();
-    expect(searchLength('%50\\%%')).toBe(3);
-    expect(searchLength('%ab%')).toBe(2);
   });
 
   it('maps suppression reasons to contact statuses', () => {

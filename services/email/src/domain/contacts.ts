@@ -159,16 +159,15 @@ export function statusForSuppression(reason: SuppressionReason | null): ContactS
 }
 
 /**
- * A contains-search as a LIKE pattern over the lower-cased search text: trimmed, whitespace
- * runs collapsed, LIKE's wildcards escaped. Null when nothing is left to search for.
+ * A contains-search's term as the lower-cased search text holds it: trimmed, whitespace runs
+ * collapsed. Null when nothing is left to search for.
  */
-export function searchPattern(q: string | undefined): string | null {
+export function searchTerm(q: string | undefined): string | null {
   const s = cleanText(q ?? '')
     .toLowerCase()
     .replace(/\s+/g, ' ');
-  if (!s) return null;
-  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return s || null;
 }
 
-/** The length of the searched text (a pattern of fewer than 3 characters has no trigram). */
-export const searchLength = (pattern: string) => pattern.replace(/\\(.)/g, '$1').length - 2;
+/** A term as a LIKE pattern matching it anywhere, LIKE's wildcards escaped. */
+export const searchPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { CONTACT_SEARCH_COUNT_CAP, type Contact, type ContactStatus } from '@parley/contracts';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { searchLength, searchPattern } from '../domain/contacts.ts';
+import { searchPattern, searchTerm } from '../domain/contacts.ts';
+import { selectiveTrigrams, TrigramSample } from '../domain/search-trigrams.ts';
 import { BOOK_SELECT } from './address-books.repository.ts';
 
 /**
@@ -84,13 +85,22 @@ export interface ContactPage {
 }
 
 /**
- * A search first looks among the newest PROBE_WINDOW contacts of the filtered set: a term
- * common enough to fill the page there is answered from it (reading at most that many rows,
- * newest first). Rarer terms go to the trigram index. Both bound the work per request.
+ * A search for a common term (every trigram shared by many contacts) first looks among the
+ * newest PROBE_WINDOW contacts of the filtered set: enough matches there answer the page (and
+ * a capped count) reading at most that many rows, newest first. Rare terms go to the trigram
+ * index, asked only for their rarest trigrams (domain/search-trigrams.ts). Both bound the work
+ * per request.
  */
 const PROBE_WINDOW = 20_000;
+/** Contacts sampled for the trigram statistics, and how long a sample serves. */
+const SAMPLE_ROWS = 10_000;
+const SAMPLE_TTL_MS = 60_000;
 
 export class ContactsRepository {
+  private sample: TrigramSample | null = null;
+  private sampledAt = -Infinity;
+  private sampling: Promise<void> | null = null;
+
   constructor(private readonly pool: pg.Pool) {}
 
   async get(id: number): Promise<Contact | null> {
@@ -113,7 +123,7 @@ export class ContactsRepository {
   }
 
   async list(query: ContactQuery): Promise<ContactPage> {
-    const pattern = searchPattern(query.q);
+    const term = searchTerm(query.q);
     const where: string[] = [];
     const values: unknown[] = [];
     if (query.addressBookId !== undefined) {
@@ -125,9 +135,8 @@ export class ContactsRepository {
       where.push(`c."status" = $${values.length}::"ContactStatus"`);
     }
     const filters = where.join(' AND ');
-    const need = query.offset + query.limit + 1;
 
-    if (!pattern) {
+    if (!term) {
       const page = await this.pool.query<ContactRow>(
         `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c ${filters ? `WHERE ${filters}` : ''}
          ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
@@ -137,62 +146,130 @@ export class ContactsRepository {
       return this.page(page.rows, query.limit, total, true);
     }
 
-    values.push(pattern);
+    const and = (cond: string) => (filters ? `${filters} AND ${cond}` : cond);
+    const sample = term.length < 3 ? null : this.searchSample();
+    const rare = sample ? selectiveTrigrams(term, sample) : null;
+    if (rare) {
+      // The rarest trigrams find a superset of the matches through the index; the whole term
+      // is then checked on those rows alone.
+      const conds = rare.map((t) => {
+        values.push(`%${t}%`);
+        return `c."search_text" LIKE $${values.length}`;
+      });
+      values.push(term);
+      conds.push(`strpos(c."search_text", $${values.length}) > 0`);
+      return this.indexed(query, and(conds.join(' AND ')), values);
+    }
+
+    values.push(searchPattern(term));
     const like = `c."search_text" LIKE $${values.length}`;
-    const matchWhere = filters ? `${filters} AND ${like}` : like;
-    const short = searchLength(pattern) < 3;
-    let rows: ContactRow[] | null = null;
-    let capped = false;
-    if (!short) {
-      // The newest rows first: enough matches there answer the page (and the count) without the index.
-      const probe = await this.pool.query<ContactRow>(
-        `SELECT ${CONTACT_COLUMNS} FROM (
-           SELECT * FROM "email_contacts" c ${filters ? `WHERE ${filters}` : ''}
-           ORDER BY c."id" DESC LIMIT ${PROBE_WINDOW}
-         ) c WHERE ${like} ORDER BY c."id" DESC LIMIT ${Math.max(need, CONTACT_SEARCH_COUNT_CAP + 1)}`,
-        values,
-      );
-      if (probe.rows.length >= need) rows = probe.rows.slice(query.offset, need);
-      capped = probe.rows.length > CONTACT_SEARCH_COUNT_CAP;
-    }
-    if (rows === null && !short) {
-      // Rarer terms: the trigram index finds every match, and `id + 0` keeps the planner from
-      // walking the whole primary key instead. Sorting needs every match, so the same scan
-      // counts them (a window count): no second pass through the index for the total.
-      const found = await this.pool.query<ContactRow & { matches: string }>(
-        `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM "email_contacts" c WHERE ${matchWhere}
-         ORDER BY c."id" + 0 DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
-        values,
-      );
-      const first = found.rows[0];
-      if (first) {
-        const n = Number(first.matches);
-        return this.page(
-          found.rows,
-          query.limit,
-          Math.min(n, CONTACT_SEARCH_COUNT_CAP),
-          n <= CONTACT_SEARCH_COUNT_CAP,
-        );
-      }
-      rows = found.rows;
-    }
-    if (rows === null) {
+    if (term.length < 3) {
       // A term of fewer than three characters has no trigram: newest first, it is common enough
       // to fill a page quickly.
       const found = await this.pool.query<ContactRow>(
-        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE ${matchWhere}
+        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE ${and(like)}
          ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
         values,
       );
-      rows = found.rows;
+      return this.counted(found.rows, query, and(like), values);
     }
-    if (capped) return this.page(rows, query.limit, CONTACT_SEARCH_COUNT_CAP, false);
+
+    // A common term: the newest rows first. Only the page leaves the database, with the number
+    // of matches found in the window (a window count over at most the cap plus one).
+    const need = query.offset + query.limit + 1;
+    const probe = await this.pool.query<ContactRow & { matches: string }>(
+      `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM (
+         SELECT * FROM (
+           SELECT * FROM "email_contacts" c ${filters ? `WHERE ${filters}` : ''}
+           ORDER BY c."id" DESC LIMIT ${PROBE_WINDOW}
+         ) c WHERE ${like} ORDER BY c."id" DESC LIMIT ${Math.max(need, CONTACT_SEARCH_COUNT_CAP + 1)}
+       ) c ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+      values,
+    );
+    const inWindow = Number(probe.rows[0]?.matches ?? 0);
+    if (inWindow >= need) {
+      if (inWindow > CONTACT_SEARCH_COUNT_CAP)
+        return this.page(probe.rows, query.limit, CONTACT_SEARCH_COUNT_CAP, false);
+      return this.counted(probe.rows, query, and(like), values);
+    }
+    // Common trigrams, yet few matches among the newest: the whole index, every trigram.
+    return this.indexed(query, and(like), values);
+  }
+
+  /**
+   * Every match through the trigram index, newest first, counted in the same scan (a window
+   * count: sorting needs every match anyway). `id + 0` keeps the planner from walking the whole
+   * primary key instead.
+   */
+  private async indexed(query: ContactQuery, match: string, values: unknown[]): Promise<ContactPage> {
+    const found = await this.pool.query<ContactRow & { matches: string }>(
+      `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM "email_contacts" c WHERE ${match}
+       ORDER BY c."id" + 0 DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+      values,
+    );
+    const first = found.rows[0];
+    if (first) {
+      const n = Number(first.matches);
+      return this.page(
+        found.rows,
+        query.limit,
+        Math.min(n, CONTACT_SEARCH_COUNT_CAP),
+        n <= CONTACT_SEARCH_COUNT_CAP,
+      );
+    }
+    // Past the last match (or none at all): the count alone.
+    return this.counted(found.rows, query, match, values);
+  }
+
+  /** A page with the number of all matches, counted up to the cap plus one. */
+  private async counted(
+    rows: ContactRow[],
+    query: ContactQuery,
+    match: string,
+    values: unknown[],
+  ): Promise<ContactPage> {
     const counted = await this.pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM "email_contacts" c WHERE ${matchWhere} LIMIT ${CONTACT_SEARCH_COUNT_CAP + 1}) m`,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM "email_contacts" c WHERE ${match} LIMIT ${CONTACT_SEARCH_COUNT_CAP + 1}) m`,
       values,
     );
     const n = Number(counted.rows[0]?.n ?? 0);
     return this.page(rows, query.limit, Math.min(n, CONTACT_SEARCH_COUNT_CAP), n <= CONTACT_SEARCH_COUNT_CAP);
+  }
+
+  /**
+   * The trigram statistics of the search texts, from a sample refreshed in the background once
+   * it is a minute old (a Bernoulli sample of about SAMPLE_ROWS contacts: 30 ms at a million).
+   * Null until the first sample is in: searches then read every trigram, slower, same answers.
+   */
+  private searchSample(): TrigramSample | null {
+    if (!this.sampling && performance.now() - this.sampledAt > SAMPLE_TTL_MS) {
+      this.sampling = this.refreshSearchSample()
+        // A failed sample leaves the last one (or none) in use; the next search tries again.
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => {
+          this.sampling = null;
+        });
+    }
+    return this.sample;
+  }
+
+  /** Takes a new sample of the search texts now (the background refresh; tests call it). */
+  async refreshSearchSample(): Promise<TrigramSample> {
+    const total = await this.exactTotal({ limit: 0, offset: 0 });
+    const percent = Math.min(100, (SAMPLE_ROWS / Math.max(total, 1)) * 100);
+    const { rows } = await this.pool.query<{ search_text: string }>(
+      `SELECT "search_text" FROM "email_contacts" TABLESAMPLE BERNOULLI ($1)`,
+      [percent],
+    );
+    this.sample = new TrigramSample(
+      rows.map((r) => r.search_text),
+      total,
+    );
+    this.sampledAt = performance.now();
+    return this.sample;
   }
 
   private page(rows: ContactRow[], limit: number, total: number, exact: boolean): ContactPage {
