@@ -252,7 +252,10 @@ async function main() {
 
 function spawnService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
   const entry = join(repoRoot, 'services', name, 'src/main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // PARLEY_SERVICE_NODE_ARGS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof"): Node options
+  // for every service process, which NODE_OPTIONS refuses for some (profiling a service).
+  const nodeArgs = (process.env.PARLEY_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     env,
     stdio: 'inherit',
     cwd: join(repoRoot, 'services', name),
