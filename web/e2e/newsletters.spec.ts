@@ -298,6 +298,16 @@ test('send to one company in test mode: the count, the send followed to Sent, th
   await expect
     .poll(async () => Number((await totalSent.locator('p').nth(1).textContent())?.replace(/,/g, '')))
     .toBeGreaterThanOrEqual(1);
+
+  // The email Analytics tab counts the newsletter's mail with the campaigns', marked as a newsletter.
+  await page.goto('/admin/email');
+  await page
+    .getByRole('tablist', { name: 'Email marketing' })
+    .getByRole('tab', { name: /^Analytics$/ })
+    .click();
+  const row = page.getByTestId('analytics-row').filter({ hasText: n.name });
+  await expect(row.getByText('Newsletter', { exact: true })).toBeVisible();
+  await expect(row.locator('[data-col="sent"]')).toHaveText('1');
 });
 
 test('beyond 5,000 contacts, Individual says so and searches on the server', async ({ page }) => {

@@ -38,11 +38,19 @@ export const ENGAGEMENT_REPORT_LIMIT = 1000;
 /** Spec §9: what the deliverability health shows until these are measured. */
 export const DELIVERABILITY_DEFAULTS = { reputation: 85, spamScore: 2.3, blacklistStatus: 'Clean' } as const;
 
+/**
+ * What sent the mail: a campaign, or a newsletter (whose sends run as a campaign hidden from
+ * the Campaigns tab, named after the newsletter; its id is that campaign's).
+ */
+export const MailingKind = Type.Enum(['campaign', 'newsletter'] as const);
+export type MailingKind = Static<typeof MailingKind>;
+
 // ── GET /api/admin/email/analytics ──────────────────────────────────────────
 
 export const CampaignAnalytics = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   name: Type.String(),
+  kind: MailingKind,
   status: CampaignStatusSchema,
   /** When the campaign's last send finished (null while its first send runs). */
   sentAt: Nullable(IsoDateTime),
@@ -198,6 +206,7 @@ export type TrendPoint = Static<typeof TrendPoint>;
 export const CampaignPeriodRow = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   name: Type.String(),
+  kind: MailingKind,
   status: CampaignStatusSchema,
   /** Its first mail sent in the window. */
   sentAt: IsoDateTime,
@@ -219,6 +228,7 @@ export type CampaignPeriodRow = Static<typeof CampaignPeriodRow>;
 export const TopCampaign = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   name: Type.String(),
+  kind: MailingKind,
   sent: Count,
   openRate: Percent,
   clickRate: Percent,

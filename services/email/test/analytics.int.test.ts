@@ -329,8 +329,22 @@ describe('GET /api/admin/email/analytics', () => {
       engagementRate: 60,
     });
     expect(r.json.campaigns).toEqual([
-      expect.objectContaining({ id: autumn, name: 'Autumn news', status: 'sent', recipients: 4, ...AUTUMN }),
-      expect.objectContaining({ id: summer, name: 'Summer news', status: 'sent', recipients: 2, ...SUMMER }),
+      expect.objectContaining({
+        id: autumn,
+        name: 'Autumn news',
+        kind: 'campaign',
+        status: 'sent',
+        recipients: 4,
+        ...AUTUMN,
+      }),
+      expect.objectContaining({
+        id: summer,
+        name: 'Summer news',
+        kind: 'campaign',
+        status: 'sent',
+        recipients: 2,
+        ...SUMMER,
+      }),
     ]);
   });
 });
@@ -396,6 +410,7 @@ describe('GET /api/admin/email/advanced-analytics', () => {
       {
         id: autumn,
         name: 'Autumn news',
+        kind: 'campaign',
         sent: 4,
         openRate: 50,
         clickRate: 50,
@@ -506,6 +521,7 @@ describe('GET /api/admin/email/campaign-comparison', () => {
       expect.objectContaining({
         id: autumn,
         name: 'Autumn news',
+        kind: 'campaign',
         status: 'sent',
         ...AUTUMN,
         unsubscribeRate: 25,

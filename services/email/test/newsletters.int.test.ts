@@ -603,7 +603,7 @@ describe('sending', () => {
       { confirmSend: true, contactIds: [ids.a1, ids.a2] },
       admin,
     );
-    await waitStatus(n.id, 'sent');
+    const sentNewsletter = await waitStatus(n.id, 'sent');
     const mail = mailsTo('Tracked news').find((m) => m.envelope.to[0] === 'a1@nl.example');
     const pixel = /<img src="https:\/\/parley\.test(\/api\/track\/open\/[^"]+)"/.exec(
       String(mail?.parsed.html),
@@ -627,6 +627,12 @@ describe('sending', () => {
     );
     expect(one).toMatchObject({ totalSent: 2, totalOpened: 1, totalClicked: 1, openRate: 50, clickRate: 50 });
     expect(one.campaigns).toEqual([expect.objectContaining({ id: n.id, name: 'Tracked', totalSent: 2 })]);
+    // The email Analytics tab counts it with the campaigns, marked as a newsletter.
+    const email = await t.call('GET', '/api/admin/email/analytics', undefined, admin);
+    expect(email.status, email.text).toBe(200);
+    expect(
+      email.json.campaigns.find((c: { id: number }) => c.id === sentNewsletter.campaignId),
+    ).toMatchObject({ name: 'Tracked', kind: 'newsletter', sent: 2, opens: 1, clicks: 1 });
     const all = await t.call('GET', '/api/admin/newsletters/analytics', undefined, admin);
     expect(all.status).toBe(200);
     expect(all.json.totalSent).toBeGreaterThanOrEqual(2);

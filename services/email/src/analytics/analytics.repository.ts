@@ -5,6 +5,7 @@ import {
   ENGAGEMENT_REPORT_LIMIT,
   type EngagementClick,
   type EngagementOpen,
+  type MailingKind,
   type TrendPoint,
 } from '@parley/contracts';
 import { badRequest, notFound } from '@parley/kit';
@@ -56,9 +57,13 @@ const countsOf = (r: CountsRow | undefined): MailCounts =>
       }
     : { ...NO_MAIL };
 
+/** Which kind of mailing an email_campaigns row is (a newsletter's sends run as a campaign). */
+const KIND = `CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END`;
+
 export interface CampaignTotals {
   id: number;
   name: string;
+  kind: MailingKind;
   status: CampaignStatus;
   sentAt: string | null;
   recipients: number;
@@ -78,6 +83,7 @@ export interface PeriodWindow {
 export interface PeriodCampaign {
   id: number;
   name: string;
+  kind: MailingKind;
   status: CampaignStatus;
   /** First mail of the campaign sent in the current window (null when it sent only before). */
   firstSentAt: Date | null;
@@ -114,6 +120,7 @@ export class AnalyticsRepository {
       CountsRow & {
         id: number;
         name: string;
+        kind: MailingKind;
         status: CampaignStatus;
         sent_at: Date | null;
         total_recipients: number;
@@ -125,7 +132,7 @@ export class AnalyticsRepository {
          WHERE t."campaign_id" IN (SELECT "id"::text FROM "email_campaigns" WHERE "status" <> 'draft' OR "current_send_id" IS NOT NULL)
          GROUP BY t."campaign_id"
        )
-       SELECT c."id", c."name", c."status"::text AS status, c."sent_at", c."total_recipients",
+       SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status, c."sent_at", c."total_recipients",
               coalesce(a.sent, 0) AS sent, coalesce(a.bounced, 0) AS bounced, coalesce(a.opened, 0) AS opened,
               coalesce(a.proxy_only, 0) AS proxy_only, coalesce(a.clicked, 0) AS clicked,
               coalesce(a.engaged, 0) AS engaged, coalesce(a.unsubscribed, 0) AS unsubscribed,
@@ -138,6 +145,7 @@ export class AnalyticsRepository {
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
+      kind: r.kind,
       status: r.status,
       sentAt: r.sent_at?.toISOString() ?? null,
       recipients: r.total_recipients,
@@ -212,8 +220,13 @@ export class AnalyticsRepository {
       [w.previousFrom, w.to, w.from, w.timeZone],
     );
     const ids = [...new Set(rows.map((r) => Number(r.campaign_id)))].filter(Number.isInteger);
-    const { rows: names } = await this.pool.query<{ id: number; name: string; status: CampaignStatus }>(
-      `SELECT "id", "name", "status"::text AS status FROM "email_campaigns" WHERE "id" = ANY($1::int[])`,
+    const { rows: names } = await this.pool.query<{
+      id: number;
+      name: string;
+      kind: MailingKind;
+      status: CampaignStatus;
+    }>(
+      `SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status FROM "email_campaigns" c WHERE c."id" = ANY($1::int[])`,
       [ids],
     );
     const byId = new Map<number, PeriodCampaign>();
@@ -221,6 +234,7 @@ export class AnalyticsRepository {
       byId.set(n.id, {
         id: n.id,
         name: n.name,
+        kind: n.kind,
         status: n.status,
         firstSentAt: null,
         current: { ...NO_MAIL },

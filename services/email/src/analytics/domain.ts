@@ -181,7 +181,7 @@ export const emptyTrend = (dates: string[]): TrendPoint[] =>
   dates.map((date) => ({ date, sent: 0, opens: 0, proxyOpens: 0, clicks: 0, bounces: 0, unsubscribes: 0 }));
 
 export function periodRow(
-  c: { id: number; name: string; status: CampaignPeriodRow['status']; sentAt: string },
+  c: Pick<CampaignPeriodRow, 'id' | 'name' | 'kind' | 'status' | 'sentAt'>,
   counts: MailCounts,
 ): CampaignPeriodRow {
   const p = performanceOf(counts);
@@ -217,6 +217,7 @@ export function topCampaigns(rows: CampaignPeriodRow[], n = TOP_CAMPAIGNS): TopC
     .map((r) => ({
       id: r.id,
       name: r.name,
+      kind: r.kind,
       sent: r.sent,
       openRate: r.openRate,
       clickRate: r.clickRate,
@@ -227,13 +228,14 @@ export function topCampaigns(rows: CampaignPeriodRow[], n = TOP_CAMPAIGNS): TopC
 
 /** A campaign's row of the Analytics tab from its mails' counts (all time). */
 export function campaignAnalyticsOf(
-  c: Pick<CampaignAnalytics, 'id' | 'name' | 'status' | 'sentAt' | 'recipients'>,
+  c: Pick<CampaignAnalytics, 'id' | 'name' | 'kind' | 'status' | 'sentAt' | 'recipients'>,
   counts: MailCounts,
 ): CampaignAnalytics {
   const p = performanceOf(counts);
   return {
     id: c.id,
     name: c.name,
+    kind: c.kind,
     status: c.status,
     sentAt: c.sentAt,
     recipients: c.recipients,

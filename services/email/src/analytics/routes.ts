@@ -100,7 +100,13 @@ export async function analyticsRoutes(
       .sort((a, b) => (b.firstSentAt as Date).getTime() - (a.firstSentAt as Date).getTime() || b.id - a.id)
       .map((c) =>
         periodRow(
-          { id: c.id, name: c.name, status: c.status, sentAt: (c.firstSentAt as Date).toISOString() },
+          {
+            id: c.id,
+            name: c.name,
+            kind: c.kind,
+            status: c.status,
+            sentAt: (c.firstSentAt as Date).toISOString(),
+          },
           c.current,
         ),
       );

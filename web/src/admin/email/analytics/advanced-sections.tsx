@@ -8,6 +8,7 @@ import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { PERIOD_LABELS, useCampaignComparison } from './api.ts';
+import { MailingName } from './mailing-name.tsx';
 import { RateValue } from './rate-cell.tsx';
 
 /** The Campaigns, Audience and Deliverability sections of Advanced analytics. */
@@ -50,7 +51,7 @@ export function CampaignsSection({ a, period }: { a: AdvancedAnalyticsResponse; 
                 className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 rounded-lg bg-navy-950/40 px-3 py-2 text-sm"
               >
                 <span className="min-w-0 font-medium break-words text-white">
-                  {i + 1}. {c.name}
+                  {i + 1}. <MailingName name={c.name} kind={c.kind} />
                 </span>
                 <span className="flex flex-wrap gap-x-4 text-xs text-slate-300">
                   <span>{formatCount(c.sent)} sent</span>
@@ -111,7 +112,7 @@ export function CampaignsSection({ a, period }: { a: AdvancedAnalyticsResponse; 
                       scope="row"
                       className="max-w-[16rem] px-3 py-2 text-left font-medium break-words text-white"
                     >
-                      {c.name}
+                      <MailingName name={c.name} kind={c.kind} />
                       <span className="block text-xs font-normal text-slate-400">
                         {formatShortDateTime(c.sentAt)}
                       </span>

@@ -20,6 +20,7 @@ import {
   formatRate,
 } from '../campaigns/api.ts';
 import { useAnalytics } from './api.ts';
+import { MailingName } from './mailing-name.tsx';
 import { RateValue } from './rate-cell.tsx';
 
 /**
@@ -152,7 +153,7 @@ function CampaignTable({ campaigns }: { campaigns: CampaignAnalytics[] }) {
                 scope="row"
                 className="max-w-[16rem] px-3 py-2 text-left font-medium break-words text-white"
               >
-                {c.name}
+                <MailingName name={c.name} kind={c.kind} />
                 {c.sentAt ? (
                   <span className="block text-xs font-normal text-slate-400">
                     {formatShortDateTime(c.sentAt)}
