@@ -65,11 +65,12 @@ try {
   const maxDirect = await load({ url: direct + path, duration });
   const maxGateway = await load({ url: platform.url + path, duration });
   const half = Math.max(1, Math.round(maxDirect.rps / 2));
-  // The paced client warms too: its first requests pay its own JIT and connection set-up,
-  // which an open model charges to every request due meanwhile.
+  // Each paced run follows its own paced warm-up at once, the same for both paths: the
+  // client's first requests pay its JIT and connection set-up, which an open model charges
+  // to every request due meanwhile.
   await paced({ url: direct + path, duration: 2, rate: half });
-  await paced({ url: platform.url + path, duration: 2, rate: half });
   const halfDirect = await paced({ url: direct + path, duration, rate: half });
+  await paced({ url: platform.url + path, duration: 2, rate: half });
   await loopDelayP99();
   const halfGateway = await paced({ url: platform.url + path, duration, rate: half });
   const loopP99 = await loopDelayP99();
