@@ -153,6 +153,9 @@ export interface SendWindow {
 /** The lock that makes a window's check and claim one step across replicas. */
 const WINDOW_LOCK = 0x70a7_1e02;
 
+/** The lock under which local copies are added and the oldest beyond the limit trimmed. */
+const LOCAL_COPIES_LOCK = 0x70a7_1e03;
+
 const CLAIM_SQL = `WITH c AS (
      SELECT r."id" FROM "email_campaign_recipients" r
      WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
@@ -657,9 +660,12 @@ export class CampaignSender {
   /**
    * The local transport's mails in the Sent mail view (kind campaign or newsletter, linked to
    * their tracking rows), in the settle's transaction; the oldest beyond `localKeep` go.
+   * Settles that keep copies take turns (a transaction lock): two at once would each trim
+   * without seeing the other's rows, and leave more than `localKeep`.
    */
   private async keepLocalCopies(client: pg.PoolClient, copies: LocalCopy[]): Promise<void> {
     if (!copies.length) return;
+    await client.query('SELECT pg_advisory_xact_lock($1)', [LOCAL_COPIES_LOCK]);
     await client.query(
       `WITH v AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
