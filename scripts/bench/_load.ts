@@ -58,6 +58,7 @@ export async function paced(opts: {
   let settled = 0;
   const start = performance.now();
   await new Promise<void>((resolve) => {
+    if (total === 0) return resolve();
     const settle = () => {
       if (++settled === total) resolve();
     };

@@ -248,6 +248,20 @@ export interface FixableDrafts {
   replaceDraftContent(id: number, was: DraftContent, now: Omit<DraftContent, 'name'>): Promise<boolean>;
 }
 
+/** A draft's name and content from either table 'Fix HTML Issues' reads (same columns). */
+export async function readDraftContent(
+  pool: pg.Pool,
+  table: 'email_campaigns' | 'newsletters',
+  id: number,
+): Promise<DraftContent | null> {
+  const { rows } = await pool.query<{ name: string; html_content: string; text_content: string | null }>(
+    `SELECT "name", "html_content", "text_content" FROM "${table}" WHERE "id" = $1`,
+    [id],
+  );
+  const r = rows[0];
+  return r ? { name: r.name, html: r.html_content, text: r.text_content } : null;
+}
+
 export class CampaignsRepository implements FixableDrafts {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -454,14 +468,8 @@ export class CampaignsRepository implements FixableDrafts {
     return rows.map((r) => r.id);
   }
 
-  async draftContent(id: number): Promise<DraftContent | null> {
-    const { rows } = await this.pool.query<{
-      name: string;
-      html_content: string;
-      text_content: string | null;
-    }>(`SELECT "name", "html_content", "text_content" FROM "email_campaigns" WHERE "id" = $1`, [id]);
-    const r = rows[0];
-    return r ? { name: r.name, html: r.html_content, text: r.text_content } : null;
+  draftContent(id: number): Promise<DraftContent | null> {
+    return readDraftContent(this.pool, 'email_campaigns', id);
   }
 
   /** Writes fixed HTML if the campaign is still a draft with the HTML that was fixed. */

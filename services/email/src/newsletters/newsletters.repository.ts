@@ -8,7 +8,12 @@ import {
 } from '@parley/contracts';
 import { conflict, inTransaction, notFound } from '@parley/kit';
 import type pg from 'pg';
-import type { CampaignsRepository, DraftContent, FixableDrafts } from '../campaigns/repo.ts';
+import {
+  type CampaignsRepository,
+  type DraftContent,
+  type FixableDrafts,
+  readDraftContent,
+} from '../campaigns/repo.ts';
 import { type Audience, countLive, lockLaunches } from '../campaigns/sender.ts';
 import { withPreheader } from '../domain/newsletter-template.ts';
 
@@ -211,14 +216,8 @@ export class NewslettersRepository implements FixableDrafts {
     return rows.map((r) => r.id);
   }
 
-  async draftContent(id: number): Promise<DraftContent | null> {
-    const { rows } = await this.pool.query<{
-      name: string;
-      html_content: string;
-      text_content: string | null;
-    }>(`SELECT "name", "html_content", "text_content" FROM "newsletters" WHERE "id" = $1`, [id]);
-    const r = rows[0];
-    return r ? { name: r.name, html: r.html_content, text: r.text_content } : null;
+  draftContent(id: number): Promise<DraftContent | null> {
+    return readDraftContent(this.pool, 'newsletters', id);
   }
 
   /** Writes fixed HTML if the draft is still a draft with the HTML that was fixed. */

@@ -99,7 +99,7 @@ const SAMPLE_TTL_MS = 60_000;
 export class ContactsRepository {
   private sample: TrigramSample | null = null;
   private sampledAt = -Infinity;
-  private sampling: Promise<void> | null = null;
+  private sampling: Promise<unknown> | null = null;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -188,8 +188,8 @@ export class ContactsRepository {
     );
     const inWindow = Number(probe.rows[0]?.matches ?? 0);
     if (inWindow >= need) {
-      if (inWindow > CONTACT_SEARCH_COUNT_CAP)
-        return this.page(probe.rows, query.limit, CONTACT_SEARCH_COUNT_CAP, false);
+      // Beyond the cap the window's count is the answer; below it, older matches may add more.
+      if (inWindow > CONTACT_SEARCH_COUNT_CAP) return this.capped(probe.rows, query, inWindow);
       return this.counted(probe.rows, query, and(like), values);
     }
     // Common trigrams, yet few matches among the newest: the whole index, every trigram.
@@ -208,15 +208,7 @@ export class ContactsRepository {
       values,
     );
     const first = found.rows[0];
-    if (first) {
-      const n = Number(first.matches);
-      return this.page(
-        found.rows,
-        query.limit,
-        Math.min(n, CONTACT_SEARCH_COUNT_CAP),
-        n <= CONTACT_SEARCH_COUNT_CAP,
-      );
-    }
+    if (first) return this.capped(found.rows, query, Number(first.matches));
     // Past the last match (or none at all): the count alone.
     return this.counted(found.rows, query, match, values);
   }
@@ -232,8 +224,17 @@ export class ContactsRepository {
       `SELECT count(*) AS n FROM (SELECT 1 FROM "email_contacts" c WHERE ${match} LIMIT ${CONTACT_SEARCH_COUNT_CAP + 1}) m`,
       values,
     );
-    const n = Number(counted.rows[0]?.n ?? 0);
-    return this.page(rows, query.limit, Math.min(n, CONTACT_SEARCH_COUNT_CAP), n <= CONTACT_SEARCH_COUNT_CAP);
+    return this.capped(rows, query, Number(counted.rows[0]?.n ?? 0));
+  }
+
+  /** A page whose total of `matches` is shown up to the cap (exact up to it, "more than" beyond). */
+  private capped(rows: ContactRow[], query: ContactQuery, matches: number): ContactPage {
+    return this.page(
+      rows,
+      query.limit,
+      Math.min(matches, CONTACT_SEARCH_COUNT_CAP),
+      matches <= CONTACT_SEARCH_COUNT_CAP,
+    );
   }
 
   /**
@@ -245,10 +246,7 @@ export class ContactsRepository {
     if (!this.sampling && performance.now() - this.sampledAt > SAMPLE_TTL_MS) {
       this.sampling = this.refreshSearchSample()
         // A failed sample leaves the last one (or none) in use; the next search tries again.
-        .then(
-          () => undefined,
-          () => undefined,
-        )
+        .catch(() => null)
         .finally(() => {
           this.sampling = null;
         });

@@ -22,6 +22,11 @@ const DEVICES: Record<PreviewDevice, { label: string; icon: typeof Monitor; widt
 export const initialPreviewDevice = (): PreviewDevice =>
   typeof window !== 'undefined' && window.innerWidth < 768 ? 'mobile' : 'desktop';
 
+const PARTS: TabDef<Part>[] = [
+  { key: 'html', label: 'HTML' },
+  { key: 'text', label: 'Text' },
+];
+
 const widthOf = (device: PreviewDevice) => {
   const w = DEVICES[device].width;
   return w ? `${w}px` : '100%';
@@ -87,13 +92,9 @@ export function MailPreviewTabs({
   frameHeight: string;
 }) {
   const [part, setPart] = useState<Part>('html');
-  const tabs: TabDef<Part>[] = [
-    { key: 'html', label: 'HTML' },
-    { key: 'text', label: 'Text' },
-  ];
   const width = widthOf(device);
   return (
-    <Tabs<Part> label="Preview format" tabs={tabs} selected={part} onSelect={setPart}>
+    <Tabs<Part> label="Preview format" tabs={PARTS} selected={part} onSelect={setPart}>
       <div className="overflow-x-auto rounded-lg border border-navy-700 bg-navy-950/40 p-2">
         {part === 'text' ? (
           <pre
