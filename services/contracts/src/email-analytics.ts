@@ -71,11 +71,8 @@ export const CampaignAnalytics = Type.Object({
 });
 export type CampaignAnalytics = Static<typeof CampaignAnalytics>;
 
-/**
- * The Analytics tab: totals over every campaign mail ever sent, and a row per campaign that
- * has been launched (drafts never sent are left out), newest first.
- */
-export const EmailAnalyticsResponse = Type.Object({
+/** The counts of a set of campaign mails, as the Analytics tab, the period figures and a report show them. */
+const MAIL_TOTALS = {
   totalSent: Count,
   totalDelivered: Count,
   /** Human opens (unique per mail); proxy-only opens are `totalProxyOpened`. */
@@ -84,6 +81,14 @@ export const EmailAnalyticsResponse = Type.Object({
   totalClicked: Count,
   totalBounced: Count,
   totalUnsubscribed: Count,
+};
+
+/**
+ * The Analytics tab: totals over every campaign mail ever sent, and a row per campaign that
+ * has been launched (drafts never sent are left out), newest first.
+ */
+export const EmailAnalyticsResponse = Type.Object({
+  ...MAIL_TOTALS,
   openRate: Percent,
   clickRate: Percent,
   bounceRate: Percent,
@@ -123,13 +128,7 @@ export type AnalyticsWindow = Static<typeof AnalyticsWindow>;
 
 /** Figures of the campaign mails SENT in a window (whatever day they were opened). */
 export const PeriodPerformance = Type.Object({
-  totalSent: Count,
-  totalDelivered: Count,
-  totalOpened: Count,
-  totalProxyOpened: Count,
-  totalClicked: Count,
-  totalBounced: Count,
-  totalUnsubscribed: Count,
+  ...MAIL_TOTALS,
   totalComplained: Count,
   /** Mails opened by a person or clicked. */
   totalEngaged: Count,
@@ -361,13 +360,7 @@ export const EngagementClick = Type.Object({
 export type EngagementClick = Static<typeof EngagementClick>;
 
 export const EngagementSummary = Type.Object({
-  totalSent: Count,
-  totalDelivered: Count,
-  totalOpened: Count,
-  totalProxyOpened: Count,
-  totalClicked: Count,
-  totalBounced: Count,
-  totalUnsubscribed: Count,
+  ...MAIL_TOTALS,
   openRate: Percent,
   clickRate: Percent,
 });
