@@ -160,20 +160,14 @@ function IndividualPanel({
     );
   return (
     <div className="space-y-2">
-      <div>
-        <label htmlFor={`${id}-q`} className="mb-1 block text-xs text-slate-400">
-          Search contacts
-        </label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className={inputClass}
-          placeholder="Search by name, email or company"
-          value={search}
-          aria-describedby={truncated ? `${id}-more` : undefined}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </div>
+      <SearchField
+        id={`${id}-q`}
+        label="Search contacts"
+        placeholder="Search by name, email or company"
+        value={search}
+        onChange={setSearch}
+        describedBy={truncated ? `${id}-more` : undefined}
+      />
       {truncated ? (
         <p id={`${id}-more`} className="text-xs text-amber-200" data-testid="contacts-truncated">
           More than {formatCount(NEWSLETTER_CONTACT_FETCH_LIMIT)} contacts: the first{' '}
@@ -285,19 +279,13 @@ function IndustryPanel({
     );
   return (
     <div className="space-y-2">
-      <div>
-        <label htmlFor={`${id}-q`} className="mb-1 block text-xs text-slate-400">
-          Search companies
-        </label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className={inputClass}
-          placeholder="Company name"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </div>
+      <SearchField
+        id={`${id}-q`}
+        label="Search companies"
+        placeholder="Company name"
+        value={search}
+        onChange={setSearch}
+      />
       <SelectAll
         state={selectAllState(selected, names)}
         label={`Select all (${formatCount(names.length)})`}
@@ -394,5 +382,32 @@ function CheckList({ label, empty, children }: { label: string; empty: string | 
     >
       {children}
     </ul>
+  );
+}
+
+/** A chooser's labelled search box. */
+function SearchField(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  describedBy?: string | undefined;
+}) {
+  return (
+    <div>
+      <label htmlFor={props.id} className="mb-1 block text-xs text-slate-400">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type="search"
+        className={inputClass}
+        placeholder={props.placeholder}
+        value={props.value}
+        aria-describedby={props.describedBy}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
   );
 }
