@@ -122,6 +122,13 @@ function expectHardened(objects: K8sObject[], label: string) {
   }
 }
 
+/** The size limit of a workload's /tmp emptyDir. */
+function tmpLimitOf(w: K8sObject): string | undefined {
+  const pod = podSpecOf(w);
+  const mount = pod.containers[0]?.volumeMounts?.find((m: { mountPath: string }) => m.mountPath === '/tmp');
+  return pod.volumes?.find((v: { name: string }) => v.name === mount?.name)?.emptyDir?.sizeLimit;
+}
+
 /** Deployments by component, env wiring of each process against its own env schema. */
 function expectWiring(objects: K8sObject[], label: string, serviceUrl: (name: string) => string) {
   const deployments = ofKind(objects, 'Deployment').filter((d) => COMPONENTS.includes(componentOf(d) ?? ''));
@@ -234,6 +241,15 @@ describe('Helm chart charts/parley', () => {
     for (const kind of ['HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'ServiceMonitor']) {
       expect(ofKind(r.objects, kind), kind).toEqual([]);
     }
+    // /tmp: the email service's holds an Excel import's spooled worksheet and shared strings.
+    expect(Object.fromEntries(workloads(r.objects).map((w) => [w.metadata.name, tmpLimitOf(w)]))).toEqual(
+      Object.fromEntries(
+        workloads(r.objects).map((w) => [
+          w.metadata.name,
+          w.metadata.name === 'parley-email' ? '2Gi' : '256Mi',
+        ]),
+      ),
+    );
   });
 
   it('runs migrations as pre-install/pre-upgrade hook Jobs, and on start when switched off', () => {
@@ -575,6 +591,8 @@ describe('kustomize k8s/', () => {
         (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('parley-services'),
       )!;
       expect(common.data.MIGRATE_ON_START).toBe('false');
+      const email = ofKind(r.objects, 'Deployment').find((d) => d.metadata.name === 'email')!;
+      expect(tmpLimitOf(email), `${name}: the email service's /tmp`).toBe('2Gi');
     }
   });
 

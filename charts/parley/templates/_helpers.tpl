@@ -290,10 +290,11 @@ imagePullSecrets:
 {{- end }}
 {{- end -}}
 
+{{/* The /tmp emptyDir: dict "root" (the chart) and "svc" (a component's values, may be empty). */}}
 {{- define "parley.tmpVolume" -}}
 - name: tmp
   emptyDir:
-    sizeLimit: {{ .Values.tmpSizeLimit }}
+    sizeLimit: {{ .svc.tmpSizeLimit | default .root.Values.tmpSizeLimit }}
 {{- end -}}
 
 {{- define "parley.tmpMount" -}}
