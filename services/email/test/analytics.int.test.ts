@@ -110,10 +110,22 @@ async function sendCampaign(fields: Record<string, unknown>): Promise<number> {
     admin,
   );
   expect(r.status, r.text).toBe(200);
-  await until(
-    async () => (await get(`/api/admin/email/campaigns/${c.json.id}`)).json?.status === 'sent',
-    'campaign sent',
-  );
+  try {
+    await until(
+      async () => (await get(`/api/admin/email/campaigns/${c.json.id}`)).json?.status === 'sent',
+      'campaign sent',
+    );
+  } catch (err) {
+    // Say where the send stands: a failure under load is then readable from the CI log.
+    const state = await db.query(
+      `SELECT c."status" AS campaign, s."status" AS send, r."status" AS recipient, r."attempts", r."last_error",
+              (SELECT "reason" FROM "email_send_blocks" WHERE "blocked_until" > now() LIMIT 1) AS block
+       FROM "email_campaigns" c LEFT JOIN "email_campaign_sends" s ON s."campaign_id" = c."id"
+       LEFT JOIN "email_campaign_recipients" r ON r."send_id" = s."id" WHERE c."id" = $1`,
+      [c.json.id],
+    );
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(state.rows)}`);
+  }
   return c.json.id as number;
 }
 
