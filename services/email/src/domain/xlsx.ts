@@ -84,10 +84,10 @@ function useSharedStrings(reader: object, strings: SharedStrings): void {
 
 /**
  * A workbook's shared strings: the first ones, up to `memoryChars` of text, as strings in
- * memory; the rest as UTF-8 in a temporary file with an offset per string, read back through
- * a window (worksheets refer to their strings roughly in the order they are listed, so the
- * window seldom moves). Memory is bounded whatever the workbook's size: the strings in
- * memory, 4 bytes per string in the file, and two buffers.
+ * memory; the rest as UTF-8 in a temporary file with an offset per string, read back in
+ * blocks, the last few kept (worksheets refer to their strings roughly in the order they are
+ * listed, so few blocks are read twice). Memory is bounded whatever the workbook's size: the
+ * strings in memory, 4 bytes per string in the file, a write buffer and the kept blocks.
  */
 export class SharedStrings {
   private readonly head: string[] = [];
@@ -117,7 +117,6 @@ export class SharedStrings {
   add(index: number, text: string): void {
     if (index !== this.length) throw new Error(`shared string ${index} out of order`);
     if (this.tail === 0 && this.headChars + text.length <= this.memoryChars) {
-      // A copy, so the string does not keep the parser's whole chunk of XML alive.
       this.head.push(text);
       this.headChars += text.length;
       return;
