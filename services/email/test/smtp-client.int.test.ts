@@ -185,10 +185,17 @@ const hangUp = (socket: net.Socket) => {
 async function scripted(hooks: {
   onMail?: (n: number, socket: net.Socket) => boolean;
   onDot?: (socket: net.Socket) => boolean;
+  /** The reply to the nth end of data (1-based), instead of 250. */
+  dotReply?: (n: number) => string | undefined;
 }) {
   let connections = 0;
   let mails = 0;
+  let dots = 0;
   let delivered = 0;
+  // MAIL FROMs that came in the same read as the end of the message before them, that is,
+  // before the server had answered it: the client chained the transactions.
+  let chained = 0;
+  const commands: string[] = [];
   const srv = net.createServer((socket) => {
     connections++;
     socket.write('220 scripted ESMTP\r\n');
@@ -196,6 +203,7 @@ async function scripted(hooks: {
     let inData = false;
     socket.on('data', (chunk) => {
       buf += chunk.toString('latin1');
+      let answeredDot = false;
       for (;;) {
         if (inData) {
           const end = buf.indexOf('\r\n.\r\n');
@@ -203,6 +211,12 @@ async function scripted(hooks: {
           buf = buf.slice(end + 5);
           inData = false;
           if (hooks.onDot?.(socket)) return;
+          answeredDot = true;
+          const refusal = hooks.dotReply?.(++dots);
+          if (refusal) {
+            socket.write(`${refusal}\r\n`);
+            continue;
+          }
           delivered++;
           socket.write(`250 2.0.0 Ok: queued as Q${delivered}\r\n`);
           continue;
@@ -212,6 +226,8 @@ async function scripted(hooks: {
         const line = buf.slice(0, i);
         buf = buf.slice(i + 2);
         const verb = line.slice(0, 4).toUpperCase();
+        commands.push(verb);
+        if (verb === 'MAIL' && answeredDot) chained++;
         if (verb === 'EHLO') socket.write('250-scripted\r\n250-PIPELINING\r\n250 8BITMIME\r\n');
         else if (verb === 'MAIL') {
           if (hooks.onMail?.(++mails, socket)) return;
@@ -233,6 +249,8 @@ async function scripted(hooks: {
     port: (srv.address() as AddressInfo).port,
     connections: () => connections,
     delivered: () => delivered,
+    chained: () => chained,
+    commands,
   };
 }
 
@@ -257,6 +275,52 @@ describe('SMTP client, when the line drops', () => {
     expect(err).toMatchObject({ stage: 'message' });
     const e = classify(err);
     expect(e).toMatchObject({ permanent: false, connection: false, responseCode: undefined });
+  });
+
+  it('chains transactions on a busy connection: the next MAIL FROM rides with the message before it', async () => {
+    const peer = await scripted({});
+    const p = pool(peer.port, { maxConnections: 1 });
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => p.send('a@parley.test', ['b@example.test'], message(`m${i}`))),
+    );
+    expect(replies.map((r) => r.code)).toEqual(Array(10).fill(250));
+    expect(peer.delivered()).toBe(10);
+    expect(peer.connections()).toBe(1);
+    // The first MAIL opens the connection's work; each of the nine others came with a message.
+    expect(peer.chained()).toBe(9);
+  });
+
+  it('a refused message does not stop the one chained behind it (and no RSET comes between)', async () => {
+    const peer = await scripted({ dotReply: (n) => (n === 1 ? '554 5.7.1 Rejected: spam' : undefined) });
+    const p = pool(peer.port, { maxConnections: 1 });
+    const [first, second] = await Promise.allSettled([
+      p.send('a@parley.test', ['b@example.test'], message('spammy')),
+      p.send('a@parley.test', ['b@example.test'], message('fine')),
+    ]);
+    expect(first).toMatchObject({ status: 'rejected', reason: { stage: 'message', code: 554 } });
+    expect(classify((first as PromiseRejectedResult).reason)).toMatchObject({
+      permanent: true,
+      responseCode: 554,
+    });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { code: 250 } });
+    expect(peer.chained()).toBe(1);
+    expect(peer.commands).not.toContain('RSET');
+    expect(peer.connections()).toBe(1);
+  });
+
+  it('a line lost after a message leaves it unknown; the message chained behind it goes on a new connection', async () => {
+    let dots = 0;
+    const peer = await scripted({ onDot: (socket) => ++dots === 1 && hangUp(socket) });
+    const p = pool(peer.port, { maxConnections: 1 });
+    const [first, second] = await Promise.allSettled([
+      p.send('a@parley.test', ['b@example.test'], message('lost')),
+      p.send('a@parley.test', ['b@example.test'], message('next')),
+    ]);
+    expect(first).toMatchObject({ status: 'rejected', reason: { stage: 'message' } });
+    expect(classify((first as PromiseRejectedResult).reason)).toMatchObject({ responseCode: undefined });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { code: 250 } });
+    expect(peer.delivered()).toBe(1);
+    expect(peer.connections()).toBe(2);
   });
 
   it('a line lost before the message was written is a temporary failure (retried later)', async () => {

@@ -3,11 +3,12 @@ import { hostname } from 'node:os';
 import tls from 'node:tls';
 
 /**
- * A small SMTP client (RFC 5321) with a connection pool, written for campaign volume:
- * PIPELINING (RFC 2920) sends MAIL FROM, RCPT TO and DATA in one write, and the message with
- * its terminator in a second, so a message costs two round trips and two socket writes.
- * Nodemailer's SMTP pool (one command per round trip, the message streamed through a pipeline
- * of transforms) cost more CPU per message than composing it; see docs/benchmarks.md (send).
+ * A small SMTP client (RFC 5321) with a connection pool, written for campaign volume. With
+ * PIPELINING (RFC 2920) a connection sends a message, its terminator and the next queued
+ * message's MAIL FROM, RCPT TO and DATA in one write (the RFC lets message content open a
+ * group), so back to back a message costs one socket write and one round trip. Nodemailer's
+ * SMTP pool (one command per round trip, the message streamed through a pipeline of
+ * transforms) cost more CPU per message than composing it; see docs/benchmarks.md (send).
  * STARTTLS when offered (certificates verified), implicit TLS on port 465 (or `secure`),
  * AUTH PLAIN or LOGIN.
  */
@@ -95,13 +96,17 @@ export class SmtpConnection {
   private buf = '';
   private lines: string[] = [];
   private readonly replies: SmtpReply[] = [];
-  private readonly waiters: Array<{ resolve: (r: SmtpReply) => void; reject: (e: Error) => void }> = [];
-  private failure: Error | null = null;
+  private readonly waiters: Array<{
+    stage: SmtpStage;
+    resolve: (r: SmtpReply) => void;
+    reject: (e: Error) => void;
+  }> = [];
+  /** Why the connection is gone; each read or write after it fails at its own stage. */
+  private failure: { message: string; code: string | undefined } | null = null;
   private stage: SmtpStage = 'connect';
   capabilities = new Map<string, string>();
   /** Messages accepted on this connection. */
   messages = 0;
-  idleSince = 0;
 
   private constructor(socket: net.Socket) {
     this.socket = socket;
@@ -147,14 +152,10 @@ export class SmtpConnection {
 
   private attach(socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      this.fail(new SmtpNetworkError(this.stage, err.message, err.code)),
-    );
-    socket.on('close', () =>
-      this.fail(new SmtpNetworkError(this.stage, 'the server closed the connection', 'ECONNRESET')),
-    );
+    socket.on('error', (err: NodeJS.ErrnoException) => this.fail(err.message, err.code));
+    socket.on('close', () => this.fail('the server closed the connection', 'ECONNRESET'));
     socket.on('timeout', () => {
-      this.fail(new SmtpNetworkError(this.stage, 'the server did not answer in time', 'ETIMEDOUT'));
+      this.fail('the server did not answer in time', 'ETIMEDOUT');
       socket.destroy();
     });
   }
@@ -173,28 +174,34 @@ export class SmtpConnection {
         if (w) w.resolve(reply);
         else this.replies.push(reply);
       } else if (!/^\d{3}-/.test(line)) {
-        this.fail(new SmtpNetworkError(this.stage, `unreadable reply: ${line.slice(0, 100)}`, 'EPROTOCOL'));
+        this.fail(`unreadable reply: ${line.slice(0, 100)}`, 'EPROTOCOL');
         this.socket.destroy();
         return;
       }
     }
   }
 
-  private fail(err: Error) {
+  private fail(message: string, code: string | undefined) {
     if (this.failure) return;
-    this.failure = err;
-    for (const w of this.waiters.splice(0)) w.reject(err);
+    this.failure = { message, code };
+    for (const w of this.waiters.splice(0)) w.reject(this.lost(w.stage));
   }
 
-  private read(): Promise<SmtpReply> {
+  /** The connection's failure as met at `stage` (before or after the message decides its meaning). */
+  private lost(stage: SmtpStage): SmtpNetworkError {
+    const f = this.failure ?? { message: 'connection closed', code: 'ECONNRESET' };
+    return new SmtpNetworkError(stage, f.message, f.code);
+  }
+
+  private read(stage: SmtpStage = this.stage): Promise<SmtpReply> {
     const r = this.replies.shift();
     if (r) return Promise.resolve(r);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (this.failure) return Promise.reject(this.lost(stage));
+    return new Promise((resolve, reject) => this.waiters.push({ stage, resolve, reject }));
   }
 
-  private write(text: string | Buffer) {
-    if (this.failure) throw this.failure;
+  private write(text: string | Buffer, stage: SmtpStage = this.stage) {
+    if (this.failure) throw this.lost(stage);
     this.socket.write(text);
   }
 
@@ -276,27 +283,57 @@ export class SmtpConnection {
     if (r.code !== 235) throw new SmtpReplyError('auth', r.code, r.text);
   }
 
-  /**
-   * One transaction: MAIL FROM, RCPT TO per recipient and DATA (pipelined when the server
-   * offers it), then the message. Resolves with the server's final reply (250 … queued as …).
-   * A refusal rejects with an SmtpReplyError after RSET, leaving the connection usable.
-   */
-  async send(from: string, to: string[], message: Buffer): Promise<SmtpReply> {
-    const pipelining = this.capabilities.has('PIPELINING');
-    const size = this.capabilities.has('SIZE') ? ` SIZE=${message.length}` : '';
-    const commands: Array<[SmtpStage, string]> = [
-      ['mail', `MAIL FROM:<${from}>${size}`],
-      ...to.map((t): [SmtpStage, string] => ['rcpt', `RCPT TO:<${t}>`]),
+  /** MAIL FROM, RCPT TO per recipient and DATA, each with its stage. */
+  private envelope(job: SmtpJob): Array<[SmtpStage, string]> {
+    const size = this.capabilities.has('SIZE') ? ` SIZE=${job.message.length}` : '';
+    return [
+      ['mail', `MAIL FROM:<${job.from}>${size}`],
+      ...job.to.map((t): [SmtpStage, string] => ['rcpt', `RCPT TO:<${t}>`]),
       ['data', 'DATA'],
     ];
+  }
+
+  /**
+   * Transactions back to back: `first`, then, while a message goes out, the job `next` hands
+   * over (with PIPELINING only). That job's MAIL FROM, RCPT TO and DATA ride in the same write
+   * as the message and its terminator; their replies follow the message's. Every job is
+   * settled once: resolved with the server's final reply (250 … queued as …), or rejected
+   * with an SmtpReplyError (after RSET when the envelope was refused, leaving the connection
+   * usable) or an SmtpNetworkError whose stage says whether the message had been written.
+   * Returns when no job follows, or the connection is gone.
+   */
+  async transactions(first: SmtpJob, next: () => SmtpJob | undefined): Promise<void> {
+    const pipelining = this.capabilities.has('PIPELINING');
+    let job: SmtpJob | undefined = first;
+    // The job's envelope is already written (behind the previous message).
+    let announced = false;
+    while (job) {
+      const current: SmtpJob = job;
+      job = undefined;
+      try {
+        const reply = await this.transaction(current, pipelining, announced, () => {
+          job = pipelining ? next() : undefined;
+          return job;
+        });
+        current.resolve(reply);
+      } catch (err) {
+        current.reject(err as Error);
+      }
+      announced = job !== undefined;
+    }
+  }
+
+  private async transaction(
+    job: SmtpJob,
+    pipelining: boolean,
+    announced: boolean,
+    following: () => SmtpJob | undefined,
+  ): Promise<SmtpReply> {
+    const commands = this.envelope(job);
     const replies: SmtpReply[] = [];
     if (pipelining) {
-      this.stage = 'mail';
-      this.write(`${commands.map((c) => c[1]).join('\r\n')}\r\n`);
-      for (const [stage] of commands) {
-        this.stage = stage;
-        replies.push(await this.read());
-      }
+      if (!announced) this.write(`${commands.map((c) => c[1]).join('\r\n')}\r\n`, 'mail');
+      for (const [stage] of commands) replies.push(await this.read(stage));
     } else {
       for (const [stage, line] of commands) {
         const r = await this.command(stage, line);
@@ -305,6 +342,7 @@ export class SmtpConnection {
         if (stage === 'mail' && r.code >= 400) break;
       }
     }
+    const { to } = job;
     const mail = replies[0] as SmtpReply;
     const rcpt = replies.slice(1, 1 + to.length);
     const data = replies[1 + to.length];
@@ -321,21 +359,29 @@ export class SmtpConnection {
     if (mail.code >= 400 || refused.length === to.length) {
       // Nothing can go out. A server that said 354 all the same gets an empty message ended.
       if (data?.code === 354) {
-        this.stage = 'message';
-        this.write('.\r\n');
-        await this.read();
+        this.write('.\r\n', 'message');
+        await this.read('message');
       }
       return this.refuse(mail.code >= 400 ? new SmtpReplyError('mail', mail.code, mail.text) : rcptError());
     }
     if (!data) throw new SmtpNetworkError('data', 'no reply to DATA', 'EPROTOCOL');
     if (data.code !== 354) return this.refuse(new SmtpReplyError('data', data.code, data.text));
-    this.stage = 'message';
+    if (this.failure) throw this.lost('data');
+    const terminator =
+      job.message.length && job.message[job.message.length - 1] === 0x0a ? '.\r\n' : '\r\n.\r\n';
+    const after = following();
+    const tail = after
+      ? `${terminator}${this.envelope(after)
+          .map((c) => c[1])
+          .join('\r\n')}\r\n`
+      : terminator;
     this.socket.cork();
-    this.socket.write(dotStuffed(message));
-    this.socket.write(message.length && message[message.length - 1] === 0x0a ? '.\r\n' : '\r\n.\r\n');
+    this.socket.write(dotStuffed(job.message));
+    this.socket.write(tail);
     this.socket.uncork();
-    const final = await this.read();
-    if (final.code >= 400) return this.refuse(new SmtpReplyError('message', final.code, final.text));
+    // The transaction ends with this reply, accepted or refused: no RSET (the next one may be on its way).
+    const final = await this.read('message');
+    if (final.code >= 400) throw new SmtpReplyError('message', final.code, final.text);
     this.messages++;
     // Some recipients were refused, the others got the message: the refusal is reported.
     if (refused.length) throw rcptError();
@@ -364,7 +410,7 @@ export class SmtpConnection {
   }
 
   destroy() {
-    this.fail(new SmtpNetworkError(this.stage, 'connection closed', 'ECONNRESET'));
+    this.fail('connection closed', 'ECONNRESET');
     this.socket.destroy();
   }
 }
@@ -388,10 +434,27 @@ export function dotStuffed(message: Buffer): Buffer {
   return Buffer.from(crlf.replace(/(^|\n)\./g, '$1..'), 'latin1');
 }
 
-/** A bounded pool of SMTP connections, reused across messages. */
+/** One message waiting for, or on, a pooled connection. */
+export interface SmtpJob {
+  from: string;
+  to: string[];
+  message: Buffer;
+  resolve: (reply: SmtpReply) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * A bounded pool of SMTP connections, reused across messages. Messages queue in the pool;
+ * each connection takes the next one as its current message goes out, so a busy connection
+ * chains transactions (see SmtpConnection.transactions) and an idle one waits for work until
+ * `idleMs`.
+ */
 export class SmtpPool {
-  private readonly idle: SmtpConnection[] = [];
-  private readonly waiters: Array<() => void> = [];
+  private readonly queue: SmtpJob[] = [];
+  /** Connections waiting for work, the most recently used last (it is woken first). */
+  private readonly parked: Array<(job: SmtpJob | undefined) => void> = [];
+  private readonly runners = new Set<Promise<void>>();
+  /** Connections open or opening. */
   private open = 0;
   private closed = false;
 
@@ -401,58 +464,108 @@ export class SmtpPool {
     return this.options.maxConnections ?? 5;
   }
 
-  async acquire(): Promise<{ conn: SmtpConnection; reused: boolean }> {
-    const idleMs = this.options.idleMs ?? 60_000;
-    for (;;) {
-      if (this.closed) throw new SmtpNetworkError('connect', 'the SMTP pool is closed', 'ECLOSED');
-      const c = this.idle.pop();
-      if (c) {
-        if (c.usable && performance.now() - c.idleSince < idleMs) return { conn: c, reused: true };
-        this.open--;
-        void c.quit();
-        continue;
-      }
-      if (this.open < this.max) {
-        this.open++;
-        try {
-          return { conn: await SmtpConnection.open(this.options), reused: false };
-        } catch (err) {
-          this.open--;
-          this.waiters.shift()?.();
-          throw err;
-        }
-      }
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+  /**
+   * One transaction on a pooled connection. A message that met a connection the server had
+   * dropped before it was written (nothing handed over) gets one more connection.
+   */
+  send(from: string, to: string[], message: Buffer): Promise<SmtpReply> {
+    if (this.closed)
+      return Promise.reject(new SmtpNetworkError('connect', 'the SMTP pool is closed', 'ECLOSED'));
+    return new Promise((resolve, reject) => {
+      let retried = false;
+      const job: SmtpJob = {
+        from,
+        to,
+        message,
+        resolve,
+        reject: (err) => {
+          const stale =
+            err instanceof SmtpNetworkError &&
+            !err.handshake &&
+            err.stage !== 'message' &&
+            !retried &&
+            !this.closed;
+          if (!stale) return reject(err);
+          retried = true;
+          this.queue.unshift(job);
+          this.dispatch();
+        },
+      };
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  /** Hands queued messages to waiting connections, and opens one more when they are not enough. */
+  private dispatch() {
+    while (this.queue.length && this.parked.length)
+      (this.parked.pop() as (job: SmtpJob) => void)(this.queue.shift() as SmtpJob);
+    if (this.queue.length && this.open < this.max && !this.closed) {
+      this.open++;
+      const run = this.run().finally(() => this.runners.delete(run));
+      this.runners.add(run);
     }
   }
 
-  release(conn: SmtpConnection) {
-    const limit = this.options.maxMessagesPerConnection ?? 1000;
-    if (!this.closed && conn.usable && conn.messages < limit) {
-      conn.idleSince = performance.now();
-      this.idle.push(conn);
-    } else {
+  /** One connection's life: open, take messages until idle too long (or closed, or worn), quit. */
+  private async run(): Promise<void> {
+    let conn: SmtpConnection;
+    try {
+      conn = await SmtpConnection.open(this.options);
+    } catch (err) {
       this.open--;
-      void conn.quit();
+      // The failed attempt fails one waiting message; each of the others gets its own attempt.
+      this.queue.shift()?.reject(err as Error);
+      this.dispatch();
+      return;
     }
-    this.waiters.shift()?.();
+    const limit = this.options.maxMessagesPerConnection ?? 1000;
+    let taken = 0;
+    const take = () => {
+      if (this.closed || taken >= limit) return undefined;
+      const job = this.queue.shift();
+      if (job) taken++;
+      return job;
+    };
+    try {
+      for (;;) {
+        let job = take();
+        if (!job) {
+          if (this.closed || taken >= limit) break;
+          job = await this.park();
+          if (!job) break;
+          taken++;
+        }
+        if (!conn.usable) {
+          // The server closed it while it waited: the message goes to another connection.
+          this.queue.unshift(job);
+          break;
+        }
+        await conn.transactions(job, take);
+        if (!conn.usable) break;
+      }
+    } finally {
+      this.open--;
+      await conn.quit();
+      this.dispatch();
+    }
   }
 
-  /** One transaction on a pooled connection; a stale pooled connection is replaced once. */
-  async send(from: string, to: string[], message: Buffer): Promise<SmtpReply> {
-    for (let attempt = 0; ; attempt++) {
-      const { conn, reused } = await this.acquire();
-      try {
-        return await conn.send(from, to, message);
-      } catch (err) {
-        // A reused connection the server had closed while idle fails before any reply:
-        // nothing was handed over, so one fresh connection gets the message.
-        const stale = err instanceof SmtpNetworkError && err.stage !== 'message' && reused;
-        if (!(stale && attempt === 0)) throw err;
-      } finally {
-        this.release(conn);
-      }
-    }
+  private park(): Promise<SmtpJob | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const wake = (job: SmtpJob | undefined) => {
+        clearTimeout(timer);
+        resolve(job);
+      };
+      const timer = setTimeout(() => {
+        const i = this.parked.indexOf(wake);
+        if (i >= 0) this.parked.splice(i, 1);
+        resolve(undefined);
+      }, this.options.idleMs ?? 60_000);
+      timer.unref();
+      this.parked.push(wake);
+    });
   }
 
   /** Connects, says EHLO (and AUTH), and quits: what a settings check wants to know. */
@@ -463,9 +576,12 @@ export class SmtpPool {
     return caps;
   }
 
+  /** Waiting messages fail (nothing was written); connections finish their message and quit. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const c of this.idle.splice(0)) await c.quit();
-    for (const w of this.waiters.splice(0)) w();
+    for (const job of this.queue.splice(0))
+      job.reject(new SmtpNetworkError('connect', 'the SMTP pool is closed', 'ECLOSED'));
+    for (const wake of this.parked.splice(0)) wake(undefined);
+    await Promise.allSettled([...this.runners]);
   }
 }
