@@ -59,6 +59,22 @@ describe('addTracking', () => {
       new RegExp(`<img src="https://parley\\.test/api/track/open/${id}\\.[A-Za-z0-9_-]{22}"[^>]*/></body>`),
     );
   });
+
+  it('carries any URL through the click link intact, inside either quote', () => {
+    const id = newTrackingId();
+    const urls = ["https://x.test/it's?q=a+b c&r=%2F#top", 'https://x.test/café?"q"=1'];
+    const html = `<a href='https://x.test/it&#39;s?q=a+b c&amp;r=%2F#top'>1</a><a href="https://x.test/café?&quot;q&quot;=1">2</a>`;
+    const out = addTracking(html, { origin: 'https://parley.test', trackingId: id, signer });
+    expect(out.links).toEqual(urls);
+    const hrefs = [...out.html.matchAll(/href=(["'])(.*?)\1/g)].map((m) => m[2] as string);
+    expect(hrefs).toHaveLength(2);
+    hrefs.forEach((href, i) => {
+      expect(href).not.toMatch(/["'<> ]/);
+      const q = new URLSearchParams(href.split('?')[1]?.replace(/&amp;/g, '&'));
+      expect(q.get('u')).toBe(urls[i]);
+      expect(signer.verifyClick(id, q.get('u') as string, q.get('s') as string)).toBe(true);
+    });
+  });
 });
 
 describe('who opened', () => {
