@@ -196,8 +196,10 @@ async function scripted(hooks: {
   // before the server had answered it: the client chained the transactions.
   let chained = 0;
   const commands: string[] = [];
+  const ended: Array<Promise<unknown>> = [];
   const srv = net.createServer((socket) => {
     connections++;
+    ended.push(new Promise((r) => socket.once('close', r)));
     socket.write('220 scripted ESMTP\r\n');
     let buf = '';
     let inData = false;
@@ -251,6 +253,8 @@ async function scripted(hooks: {
     delivered: () => delivered,
     chained: () => chained,
     commands,
+    /** Every connection so far, closed. */
+    allClosed: () => Promise.all(ended),
   };
 }
 
@@ -288,6 +292,23 @@ describe('SMTP client, when the line drops', () => {
     expect(peer.connections()).toBe(1);
     // The first MAIL opens the connection's work; each of the nine others came with a message.
     expect(peer.chained()).toBe(9);
+  });
+
+  it('a closed pool still sends what it was given, and what a batch still hands it, then quits', async () => {
+    const peer = await scripted({});
+    const p = pool(peer.port, { maxConnections: 2 });
+    const given = Array.from({ length: 6 }, (_, i) =>
+      p.send('a@parley.test', ['b@example.test'], message(`m${i}`)),
+    );
+    const closing = p.close();
+    const late = p.send('a@parley.test', ['b@example.test'], message('late'));
+    const replies = await Promise.all([...given, late]);
+    await closing;
+    expect(replies.map((r) => r.code)).toEqual(Array(7).fill(250));
+    expect(peer.delivered()).toBe(7);
+    // Each connection said QUIT: none was left open, none was dropped.
+    await peer.allClosed();
+    expect(peer.commands.filter((c) => c === 'QUIT').length).toBe(peer.connections());
   });
 
   it('a refused message does not stop the one chained behind it (and no RSET comes between)', async () => {

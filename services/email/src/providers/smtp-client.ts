@@ -469,8 +469,6 @@ export class SmtpPool {
    * dropped before it was written (nothing handed over) gets one more connection.
    */
   send(from: string, to: string[], message: Buffer): Promise<SmtpReply> {
-    if (this.closed)
-      return Promise.reject(new SmtpNetworkError('connect', 'the SMTP pool is closed', 'ECLOSED'));
     return new Promise((resolve, reject) => {
       let retried = false;
       const job: SmtpJob = {
@@ -480,11 +478,7 @@ export class SmtpPool {
         resolve,
         reject: (err) => {
           const stale =
-            err instanceof SmtpNetworkError &&
-            !err.handshake &&
-            err.stage !== 'message' &&
-            !retried &&
-            !this.closed;
+            err instanceof SmtpNetworkError && !err.handshake && err.stage !== 'message' && !retried;
           if (!stale) return reject(err);
           retried = true;
           this.queue.unshift(job);
@@ -500,14 +494,14 @@ export class SmtpPool {
   private dispatch() {
     while (this.queue.length && this.parked.length)
       (this.parked.pop() as (job: SmtpJob) => void)(this.queue.shift() as SmtpJob);
-    if (this.queue.length && this.open < this.max && !this.closed) {
+    if (this.queue.length && this.open < this.max) {
       this.open++;
       const run = this.run().finally(() => this.runners.delete(run));
       this.runners.add(run);
     }
   }
 
-  /** One connection's life: open, take messages until idle too long (or closed, or worn), quit. */
+  /** One connection's life: open, take messages until idle too long (or drained, or worn), quit. */
   private async run(): Promise<void> {
     let conn: SmtpConnection;
     try {
@@ -522,7 +516,7 @@ export class SmtpPool {
     const limit = this.options.maxMessagesPerConnection ?? 1000;
     let taken = 0;
     const take = () => {
-      if (this.closed || taken >= limit) return undefined;
+      if (taken >= limit) return undefined;
       const job = this.queue.shift();
       if (job) taken++;
       return job;
@@ -576,12 +570,16 @@ export class SmtpPool {
     return caps;
   }
 
-  /** Waiting messages fail (nothing was written); connections finish their message and quit. */
+  /**
+   * Drains the pool: what it was given, and anything still handed to it, is sent, and each
+   * connection quits as soon as it has nothing to do. A transport replaced after a settings
+   * change closes this way while a batch may still be sending through it: failing those
+   * messages would count as connection failures, and could start the cooling period.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0))
-      job.reject(new SmtpNetworkError('connect', 'the SMTP pool is closed', 'ECLOSED'));
+    this.dispatch();
     for (const wake of this.parked.splice(0)) wake(undefined);
-    await Promise.allSettled([...this.runners]);
+    while (this.runners.size) await Promise.allSettled([...this.runners]);
   }
 }
