@@ -59,7 +59,7 @@ export async function startAudience(prefix: string): Promise<AudienceUnderTest> 
   const nats: NatsServer = await startNatsServer();
   const secret = randomBytes(32).toString('hex');
   const databaseUrl = await createTestDatabase(prefix);
-  const logger = createLogger('audience-test', 'silent');
+  const logger = createLogger('audience-test', process.env.PARLEY_TEST_LOG_LEVEL ?? 'silent');
   const svc = await startService(emailService, {
     env: {
       DATABASE_URL: databaseUrl,

@@ -75,7 +75,7 @@ it('imports a million rows streamed, with an exact count', async () => {
   console.log(
     `1,000,000 rows (${(sent / 1e6).toFixed(0)} MB): upload answered in ${uploaded.toFixed(1)} s (${res.status}), committed in ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s; RSS ${Math.round(baseline / 1e6)} → peak ${Math.round(peak / 1e6)} MB`,
   );
-  expect(job).toMatchObject({
+  expect(job, `the job: ${JSON.stringify(job).slice(0, 600)}`).toMatchObject({
     status: 'completed',
     imported: ROWS,
     skipped: 0,
