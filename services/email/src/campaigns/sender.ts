@@ -979,37 +979,53 @@ async function resolveRecipients(
   testAddresses: string[],
 ): Promise<{ total: number; original: number }> {
   if (testMode) {
+    // The test addresses stand in for a live audience (none when the audience is empty).
     const original = await countLive(client, req);
-    const res = await client.query(
-      `INSERT INTO "email_campaign_recipients" ("send_id", "email", "email_key", "tracking_id")
-       SELECT $1, a, lower(a), ${TRACKING_ID_SQL} FROM unnest($2::text[]) AS a
-       ON CONFLICT ("send_id", "email_key") DO NOTHING`,
-      [sendId, original > 0 ? testAddresses : []],
+    const total = await writeRecipients(
+      client,
+      TEST_SQL,
+      [original > 0 ? testAddresses : []],
+      sendId,
+      campaignId,
     );
-    const total = res.rowCount ?? 0;
-    if (total > 0)
-      await client.query(
-        `INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "email")
-         SELECT "tracking_id", $2, "contact_id"::text, "email_key" FROM "email_campaign_recipients" WHERE "send_id" = $1`,
-        [sendId, String(campaignId)],
-      );
     return { total, original };
   }
-  // The recipients and their tracking rows in one statement: the rows just written feed the
-  // tracking insert without being read back. The two sorts of 100,000 rows stay in memory.
+  const total = await writeRecipients(client, LIVE_SQL, liveParams(req), sendId, campaignId);
+  return { total, original: total };
+}
+
+/** Test mode's recipients: each test address once, tied to no contact. */
+const TEST_SQL = `
+  SELECT DISTINCT ON (lower(a)) NULL::bigint AS "id", a AS "email", lower(a) AS "email_key",
+    NULL::text AS "first_name", NULL::text AS "last_name", NULL::text AS "company"
+  FROM unnest($1::text[]) AS a`;
+
+/**
+ * Writes a send's recipients from `source` (id, email, email_key, first_name, last_name,
+ * company; one row per address) and their tracking rows in one statement: the rows just
+ * written feed the tracking insert without being read back. The two sorts of 100,000 rows
+ * stay in memory. Returns how many recipients were written.
+ */
+async function writeRecipients(
+  client: pg.PoolClient,
+  source: string,
+  params: unknown[],
+  sendId: number,
+  campaignId: number,
+): Promise<number> {
   await client.query(`SET LOCAL work_mem = '64MB'`);
+  const n = params.length;
   const res = await client.query(
     `WITH r AS (
        INSERT INTO "email_campaign_recipients"
          ("send_id", "contact_id", "email", "email_key", "first_name", "last_name", "company", "tracking_id")
-       SELECT $5, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
-       FROM (${LIVE_SQL}) l ORDER BY l."id"
+       SELECT $${n + 1}, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
+       FROM (${source}) l ORDER BY l."id"
        RETURNING "tracking_id", "contact_id", "email_key"
      )
      INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "email")
-     SELECT "tracking_id", $6, "contact_id"::text, "email_key" FROM r`,
-    [...liveParams(req), sendId, String(campaignId)],
+     SELECT "tracking_id", $${n + 2}, "contact_id"::text, "email_key" FROM r`,
+    [...params, sendId, String(campaignId)],
   );
-  const total = res.rowCount ?? 0;
-  return { total, original: total };
+  return res.rowCount ?? 0;
 }

@@ -293,6 +293,13 @@ export class SmtpConnection {
     ];
   }
 
+  /** The envelope's commands as written in one go (PIPELINING), each line ended. */
+  private envelopeText(job: SmtpJob): string {
+    return `${this.envelope(job)
+      .map((c) => c[1])
+      .join('\r\n')}\r\n`;
+  }
+
   /**
    * Transactions back to back: `first`, then, while a message goes out, the job `next` hands
    * over (with PIPELINING only). That job's MAIL FROM, RCPT TO and DATA ride in the same write
@@ -332,7 +339,7 @@ export class SmtpConnection {
     const commands = this.envelope(job);
     const replies: SmtpReply[] = [];
     if (pipelining) {
-      if (!announced) this.write(`${commands.map((c) => c[1]).join('\r\n')}\r\n`, 'mail');
+      if (!announced) this.write(this.envelopeText(job), 'mail');
       for (const [stage] of commands) replies.push(await this.read(stage));
     } else {
       for (const [stage, line] of commands) {
@@ -370,11 +377,7 @@ export class SmtpConnection {
     const terminator =
       job.message.length && job.message[job.message.length - 1] === 0x0a ? '.\r\n' : '\r\n.\r\n';
     const after = following();
-    const tail = after
-      ? `${terminator}${this.envelope(after)
-          .map((c) => c[1])
-          .join('\r\n')}\r\n`
-      : terminator;
+    const tail = after ? `${terminator}${this.envelopeText(after)}` : terminator;
     this.socket.cork();
     this.socket.write(dotStuffed(job.message));
     this.socket.write(tail);
