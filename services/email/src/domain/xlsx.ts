@@ -96,7 +96,7 @@ export class SharedStrings {
   private offsets = new Uint32Array(1024);
   private tail = 0;
   private fileSize = 0;
-  private file: { dir: string; fd: number } | undefined;
+  private file: { fd: number } | undefined;
   /** Bytes not yet written to the file. */
   private pending = Buffer.allocUnsafe(0);
   private pendingBytes = 0;
@@ -141,11 +141,10 @@ export class SharedStrings {
     return this.fileText(this.offsets[i] as number, this.offsets[i + 1] as number);
   }
 
-  /** Removes the temporary file. */
+  /** Closes the temporary file (its name is gone already: the kernel frees it now). */
   close(): void {
     if (!this.file) return;
     closeSync(this.file.fd);
-    rmSync(this.file.dir, { recursive: true, force: true });
     this.file = undefined;
   }
 
@@ -171,7 +170,11 @@ export class SharedStrings {
   private writeFile(bytes: Buffer): void {
     if (!this.file) {
       const dir = mkdtempSync(join(tmpdir(), 'parley-xlsx-'));
-      this.file = { dir, fd: openSync(join(dir, 'shared-strings'), 'w+', 0o600) };
+      const fd = openSync(join(dir, 'shared-strings'), 'w+', 0o600);
+      // Nameless from here on: read and written through its descriptor, and freed by the
+      // kernel when the descriptor closes, even when the process dies mid-import.
+      rmSync(dir, { recursive: true, force: true });
+      this.file = { fd };
     }
     let done = 0;
     while (done < bytes.length) done += writeSync(this.file.fd, bytes, done, bytes.length - done);
