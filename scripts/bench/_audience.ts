@@ -5,6 +5,7 @@
 import { createWriteStream, openAsBlob, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import pg from 'pg';
 import { repoRoot } from '../lib/paths.ts';
 
 const CATEGORIES = [
@@ -144,6 +145,31 @@ export function emailServicePid(dataDir: string): number {
     }
   }
   throw new Error('the email service process was not found (run the platform with --distributed)');
+}
+
+/**
+ * Waits until the email service (process `pid`) has indexed every contact queued for search
+ * (its DATABASE_URL read from the process's environment); returns the seconds waited.
+ */
+export async function searchIndexed(pid: number, timeoutMs = 600_000): Promise<number> {
+  const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  const url = env.find((e) => e.startsWith('DATABASE_URL='))?.slice('DATABASE_URL='.length);
+  if (!url) throw new Error('the email service has no DATABASE_URL in its environment');
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const t0 = performance.now();
+  try {
+    for (;;) {
+      const { rows } = await db.query<{ queued: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM "email_contact_search_pending") AS "queued"',
+      );
+      if (!rows[0]?.queued) return (performance.now() - t0) / 1000;
+      if (performance.now() - t0 > timeoutMs) throw new Error('the search index did not catch up');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await db.end();
+  }
 }
 
 const kb = (status: string, key: string) =>

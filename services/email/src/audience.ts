@@ -10,6 +10,8 @@ import { importRoutes } from './routes/imports.ts';
 
 /** How often committed contact-count deltas are folded into the books. */
 const COMPACT_MS = 5000;
+/** How often the search indexer looks for contacts queued for it (SEARCH_INDEX_MS). */
+const INDEX_MS = 1000;
 
 /** What the rest of the service (and tests) may use of the audience half. */
 export interface AudienceHandle {
@@ -36,9 +38,26 @@ export async function registerAudience(app: ServiceInstance, ctx: EmailContext):
     COMPACT_MS,
   );
   compaction.unref();
+  // Contacts written since the last pass go into the search index (searches find them before
+  // that too, only slower). One pass at a time; a failed pass leaves the queue to the next.
+  let indexing: Promise<unknown> | null = null;
+  const stopIndexing = new AbortController();
+  const index = () => {
+    indexing ??= contacts
+      .indexQueued(stopIndexing.signal)
+      .catch((err) => logger.warn({ err }, 'search indexing failed'))
+      .finally(() => {
+        indexing = null;
+      });
+  };
+  const indexer = setInterval(index, deps.config.SEARCH_INDEX_MS ?? INDEX_MS);
+  indexer.unref();
   deps.onShutdown(async () => {
     clearInterval(compaction);
+    clearInterval(indexer);
+    stopIndexing.abort();
     await importer.stop();
+    await indexing;
   });
 
   const routeCtx = { deps, books, contacts, jobs, importer };

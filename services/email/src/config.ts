@@ -46,6 +46,8 @@ export const EmailEnv = Type.Object({
   TRACKING_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   /** ... and at least this often (default 250 ms). */
   TRACKING_FLUSH_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 60_000 })),
+  /** Contacts written since are copied into the search index this often (default 1000 ms). */
+  SEARCH_INDEX_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000 })),
   /** Campaign sends (src/campaigns): this replica runs a sender (default true; 'false' = API only). */
   CAMPAIGN_WORKER: Type.Optional(Type.Boolean()),
   /** Messages per second this replica hands to the transport (token bucket); 0 or absent = no limit. */

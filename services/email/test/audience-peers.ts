@@ -55,7 +55,10 @@ const AUDIENCE_SUBJECTS = [
   'email.contact.resubscribed',
 ] as const;
 
-export async function startAudience(prefix: string): Promise<AudienceUnderTest> {
+export async function startAudience(
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<AudienceUnderTest> {
   const nats: NatsServer = await startNatsServer();
   const secret = randomBytes(32).toString('hex');
   const databaseUrl = await createTestDatabase(prefix);
@@ -68,6 +71,7 @@ export async function startAudience(prefix: string): Promise<AudienceUnderTest> 
       SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       EMAIL_SIGNING_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
+      ...env,
     },
     logger,
     listen: { host: '127.0.0.1', port: 0 },

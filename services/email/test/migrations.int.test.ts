@@ -10,7 +10,6 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index address_books_name_key',
   'index address_books_one_default_key',
   'index email_contacts_inactive_idx',
-  'index email_contacts_search_trgm_idx',
   'index email_imports_one_running_key',
   // campaigns (20261126000000_campaigns)
   'index email_campaign_recipients_pending_idx',
@@ -21,4 +20,6 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'constraint email_copy_state.email_copy_state_one_row',
   // newsletters (20261127000006_newsletters)
   'index email_contacts_company_key_idx',
+  // contact search (20261129000000_contact_search_index)
+  'index email_contact_search_trgm_idx',
 ]);

@@ -95,6 +95,8 @@ const PROBE_WINDOW = 20_000;
 /** Contacts sampled for the trigram statistics, and how long a sample serves. */
 const SAMPLE_ROWS = 10_000;
 const SAMPLE_TTL_MS = 60_000;
+/** Queue entries the search indexer takes per transaction. */
+const INDEX_BATCH = 10_000;
 
 export class ContactsRepository {
   private sample: TrigramSample | null = null;
@@ -154,15 +156,19 @@ export class ContactsRepository {
       // is then checked on those rows alone.
       const conds = rare.map((t) => {
         values.push(`%${t}%`);
-        return `c."search_text" LIKE $${values.length}`;
+        return `s."search_text" LIKE $${values.length}`;
       });
       values.push(term);
-      conds.push(`strpos(c."search_text", $${values.length}) > 0`);
-      return this.indexed(query, and(conds.join(' AND ')), values);
+      const match = await this.viaIndex(
+        conds.join(' AND '),
+        `strpos(c."search_text", $${values.length}) > 0`,
+      );
+      return this.indexed(query, and(match), values);
     }
 
     values.push(searchPattern(term));
-    const like = `c."search_text" LIKE $${values.length}`;
+    const pattern = `$${values.length}`;
+    const like = `c."search_text" LIKE ${pattern}`;
     if (term.length < 3) {
       // A term of fewer than three characters has no trigram: newest first, it is common enough
       // to fill a page quickly.
@@ -193,7 +199,66 @@ export class ContactsRepository {
       return this.counted(probe.rows, query, and(like), values);
     }
     // Common trigrams, yet few matches among the newest: the whole index, every trigram.
-    return this.indexed(query, and(like), values);
+    const match = await this.viaIndex(`s."search_text" LIKE ${pattern}`, like);
+    return this.indexed(query, and(match), values);
+  }
+
+  /**
+   * The condition for contacts the search index finds with `indexCond` (on its rows, `s`) and
+   * that pass `exact` (on the contact, `c`). Contacts queued for the index (written since the
+   * indexer last ran: a fresh import, an edit) are checked directly, so a search finds every
+   * committed contact; the queue is usually empty, and then the plan is the index's alone.
+   */
+  private async viaIndex(indexCond: string, exact: string): Promise<string> {
+    const { rows } = await this.pool.query<{ queued: boolean }>({
+      name: 'audience_search_queued',
+      text: `SELECT EXISTS (SELECT 1 FROM "email_contact_search_pending") AS "queued"`,
+    });
+    const queued = rows[0]?.queued
+      ? ` UNION ALL SELECT p."contact_id" FROM "email_contact_search_pending" p`
+      : '';
+    return `c."id" IN (SELECT s."contact_id" FROM "email_contact_search" s WHERE ${indexCond}${queued}) AND ${exact}`;
+  }
+
+  /**
+   * Indexes the contacts queued for search, a batch per transaction, until the queue is empty;
+   * returns how many queue entries it took. Replicas share the queue (SKIP LOCKED). A contact
+   * written while its batch runs was queued again by its own transaction (an entry this batch
+   * cannot see), so the newest text is always indexed in the end. A contact gone by then is not
+   * indexed (a delete committed while the batch ran can leave its row behind: searches only
+   * return rows that are still contacts). Stops between batches once `signal` is aborted.
+   */
+  async indexQueued(signal?: AbortSignal, batch = INDEX_BATCH): Promise<number> {
+    let taken = 0;
+    while (!signal?.aborted) {
+      const { rows } = await this.pool.query<{ taken: number }>({
+        name: 'audience_search_index',
+        text: `WITH taken AS (
+                 DELETE FROM "email_contact_search_pending" WHERE "seq" IN (
+                   SELECT "seq" FROM "email_contact_search_pending" ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED
+                 ) RETURNING "contact_id"
+               ), written AS (
+                 INSERT INTO "email_contact_search" AS s ("contact_id", "search_text")
+                 SELECT c."id", c."search_text" FROM "email_contacts" c WHERE c."id" IN (SELECT "contact_id" FROM taken)
+                 ON CONFLICT ("contact_id") DO UPDATE SET "search_text" = excluded."search_text"
+                   WHERE s."search_text" IS DISTINCT FROM excluded."search_text"
+               )
+               SELECT count(*)::int AS "taken" FROM taken`,
+        values: [batch],
+      });
+      const n = rows[0]?.taken ?? 0;
+      taken += n;
+      if (n < batch) break;
+    }
+    return taken;
+  }
+
+  /** How many queue entries wait for the search indexer (diagnostics, benchmarks, tests). */
+  async queuedForIndex(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS "n" FROM "email_contact_search_pending"`,
+    );
+    return rows[0]?.n ?? 0;
   }
 
   /**
