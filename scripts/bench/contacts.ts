@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { startPlatform } from '../lib/platform.ts';
-import { createBook, uploadFile, writeCsv } from './_audience.ts';
+import { createBook, emailServicePid, searchIndexed, uploadFile, writeCsv } from './_audience.ts';
 import { load, table } from './_load.ts';
 import { signInCookie } from './_seed.ts';
 
@@ -66,6 +66,9 @@ try {
       `seeded ${rows.toLocaleString('en-US')} contacts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
   }
+  // Searches find the contacts from the commit on (more slowly); measure them indexed.
+  const waited = await searchIndexed(emailServicePid(platform.dataDir));
+  console.log(`search index caught up ${waited.toFixed(1)} s after the last import`);
   const listed = await (await fetch(`${base}/api/admin/email/contacts?limit=1`, { headers })).json();
   console.log(`contacts: ${(listed as { meta: { total: number } }).meta.total.toLocaleString('en-US')}`);
 

@@ -159,10 +159,8 @@ export class ContactsRepository {
         return `s."search_text" LIKE $${values.length}`;
       });
       values.push(term);
-      const match = await this.viaIndex(
-        conds.join(' AND '),
-        `strpos(c."search_text", $${values.length}) > 0`,
-      );
+      const exact = (alias: string) => `strpos(${alias}."search_text", $${values.length}) > 0`;
+      const match = await this.viaIndex(`${conds.join(' AND ')} AND ${exact('s')}`, exact('c'));
       return this.indexed(query, and(match), values);
     }
 
@@ -204,15 +202,19 @@ export class ContactsRepository {
   }
 
   /**
-   * The condition for contacts the search index finds with `indexCond` (on its rows, `s`) and
-   * that pass `exact` (on the contact, `c`). Contacts queued for the index (written since the
-   * indexer last ran: a fresh import, an edit) are checked directly, so a search finds every
-   * committed contact; the queue is usually empty, and then the plan is the index's alone.
+   * The condition for contacts the search index finds with `indexCond` (on its rows, `s`: the
+   * whole term is checked there, on the small index rows, before any contact is read) and that
+   * pass `exact` (on the contact, `c`: the contact's own text decides). A contact whose index
+   * row is out of date is queued for the index; queued contacts (written since the indexer
+   * last ran: a fresh import, a re-import that renamed them) are checked directly, so a search
+   * finds every committed contact. The queue is usually empty, and then the plan is the
+   * index's alone.
    */
   private async viaIndex(indexCond: string, exact: string): Promise<string> {
     const { rows } = await this.pool.query<{ queued: boolean }>({
       name: 'audience_search_queued',
-      text: `SELECT EXISTS (SELECT 1 FROM "email_contact_search_pending") AS "queued"`,
+      // Through the key: a queue just drained holds dead rows until it is vacuumed.
+      text: `SELECT EXISTS (SELECT 1 FROM "email_contact_search_pending" ORDER BY "seq" LIMIT 1) AS "queued"`,
     });
     const queued = rows[0]?.queued
       ? ` UNION ALL SELECT p."contact_id" FROM "email_contact_search_pending" p`
@@ -250,6 +252,9 @@ export class ContactsRepository {
       taken += n;
       if (n < batch) break;
     }
+    // A large queue drained leaves its pages full of dead rows: vacuum them away now rather
+    // than when autovacuum comes round (every search checks the queue).
+    if (taken >= batch) await this.pool.query('VACUUM "email_contact_search_pending"');
     return taken;
   }
 
