@@ -49,6 +49,8 @@ const HELPER_KEYS = [
   'DATABASE_PORT',
   'DATABASE_NAME',
   'MIGRATE_ON_START',
+  // Node's own (the email service's heap cap).
+  'NODE_OPTIONS',
 ];
 const KNOWN_ENV: Record<string, Set<string>> = {
   gateway: new Set(Object.keys(GatewayEnv.properties)),
