@@ -1,7 +1,7 @@
 -- Contains-search gets its own table, kept up to date just behind the writes.
 --
--- The trigram index made every write of a contact pay for about 60 index entries: 80 % of a
--- 100,000-row import (5.5 s with it, 1.2 s without; docs/benchmarks.md "import"). Now a write
+-- The trigram index made every write of a contact pay for about 60 index entries: most of a
+-- 100,000-row import (2.9 s with it, 1.2 s without; docs/benchmarks.md "import"). Now a write
 -- of a contact's name, address or company only queues its id (email_contact_search_pending,
 -- in the same transaction, set-based by the triggers below), and the email service's indexer
 -- copies queued contacts into email_contact_search, which holds the trigram index, in batches
