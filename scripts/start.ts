@@ -167,10 +167,16 @@ async function main() {
         },
       });
     }
+    // Ports promised but not bound yet: the gateway's (it binds last) and each service's
+    // until it listens, so no two listeners are handed the same one.
+    const promised = new Set(
+      [process.env.PORT, process.env.METRICS_PORT].map(Number).filter((n) => Number.isInteger(n) && n > 0),
+    );
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);
-      const port = await freePort();
+      const port = await freePort(promised);
+      promised.add(port);
       const child = spawnService(service.name, {
         ...baseEnv,
         PORT: String(port),

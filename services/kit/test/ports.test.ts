@@ -35,4 +35,19 @@ describe('freePort', () => {
       srv.close();
     }
   });
+
+  it('never hands out a port promised to a listener that has not bound yet', async () => {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const promised = await freePort();
+    // Every draw lands on the promised port, which is free: only `avoid` keeps it out.
+    const random = vi.spyOn(Math, 'random').mockReturnValue((promised - 20_000 + 0.5) / (low - 20_000));
+    try {
+      expect(await freePort()).toBe(promised);
+      const port = await freePort(new Set([promised]));
+      expect(port).not.toBe(promised);
+      expect(port).toBeGreaterThan(0);
+    } finally {
+      random.mockRestore();
+    }
+  });
 });

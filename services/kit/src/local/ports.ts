@@ -37,16 +37,22 @@ function tryListen(port: number): Promise<number | null> {
 /**
  * A TCP port that was free a moment ago on every interface, chosen at random below the
  * kernel's ephemeral range so no outgoing connection can take it before it is bound.
+ * `avoid`: ports already promised to listeners that have not bound yet (a free port is free
+ * until its owner binds it, so a second caller could be handed the same one).
  */
-export async function freePort(): Promise<number> {
+export async function freePort(avoid?: ReadonlySet<number>): Promise<number> {
   const [ephemeralLow] = ephemeralRange();
   const span = ephemeralLow - FLOOR;
   for (let attempt = 0; span > 1000 && attempt < 50; attempt++) {
-    const port = await tryListen(FLOOR + Math.floor(Math.random() * span));
+    const candidate = FLOOR + Math.floor(Math.random() * span);
+    if (avoid?.has(candidate)) continue;
+    const port = await tryListen(candidate);
     if (port) return port;
   }
   // No room below the range (an unusual kernel setting): let the kernel choose.
-  const port = await tryListen(0);
-  if (!port) throw new Error('no free TCP port');
-  return port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await tryListen(0);
+    if (port && !avoid?.has(port)) return port;
+  }
+  throw new Error('no free TCP port');
 }
