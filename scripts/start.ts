@@ -119,12 +119,19 @@ async function main() {
   });
   cleanups.push({ name: 'telemetry', stop: () => telemetry.shutdown() });
 
+  // Ports promised but not bound yet: the gateway's (it binds last) and each service's until
+  // it listens. A port chosen now is free only until its owner binds it, so every later choice
+  // passes over these.
+  const promised = new Set(
+    [process.env.PORT, process.env.METRICS_PORT].map(Number).filter((n) => Number.isInteger(n) && n > 0),
+  );
+
   // PostgreSQL: an external server when PARLEY_POSTGRES_URL is given, else embedded.
   let adminUrl = process.env.PARLEY_POSTGRES_URL;
   if (!adminUrl) {
     const pg: PostgresServer = await startEmbeddedPostgres({
       dataDir: join(dataDir, 'postgres'),
-      port: process.env.PARLEY_PG_PORT ? Number(process.env.PARLEY_PG_PORT) : undefined,
+      port: process.env.PARLEY_PG_PORT ? Number(process.env.PARLEY_PG_PORT) : await freePort(promised),
     });
     cleanups.push({ name: 'postgresql', stop: () => pg.stop() });
     adminUrl = pg.adminUrl;
@@ -151,7 +158,7 @@ async function main() {
   if (distributed) {
     let natsUrl = process.env.NATS_URL;
     if (!natsUrl) {
-      const nats: NatsServer = await startNatsServer();
+      const nats: NatsServer = await startNatsServer({ port: await freePort(promised) });
       cleanups.push({ name: 'nats-server', stop: () => nats.dispose() });
       natsUrl = nats.url;
     }
@@ -167,11 +174,6 @@ async function main() {
         },
       });
     }
-    // Ports promised but not bound yet: the gateway's (it binds last) and each service's
-    // until it listens, so no two listeners are handed the same one.
-    const promised = new Set(
-      [process.env.PORT, process.env.METRICS_PORT].map(Number).filter((n) => Number.isInteger(n) && n > 0),
-    );
     for (const service of SERVICES) {
       const database = `parley_${service.name}`;
       await ensureDatabase(adminUrl, database);

@@ -48,12 +48,12 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
 }
 
-/** Starts a local nats-server with JetStream on a free loopback port. */
-export async function startNatsServer(): Promise<NatsServer> {
+/** Starts a local nats-server with JetStream on `port`, else a free loopback port. */
+export async function startNatsServer(opts: { port?: number } = {}): Promise<NatsServer> {
   const bin = natsServerBinary();
   if (!bin)
     throw new Error('nats-server is not installed (apt-get install nats-server, or set NATS_SERVER_BIN)');
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const storeDir = await mkdtemp(join(tmpdir(), 'parley-nats-'));
   let child: ChildProcess | null = null;
 
