@@ -168,6 +168,39 @@ describe('contact search index', () => {
     expect((await indexed()).size).toBe(0);
   });
 
+  it('while the queue is large, a search scans the contacts and finds the same', async () => {
+    const book = (await t.call('POST', '/api/admin/address-books', { name: 'Large queue' })).json.id;
+    const rows: Array<Array<string | number>> = [];
+    for (let i = 1; i <= 400; i++)
+      rows.push([`Person ${i}`, `large${i}@acme.example.com`, i % 4 ? 'Acme' : 'Zebulon Works']);
+    rows.push(['Quagga7 Striped', 'q7@large.example.com', 'Okapi Ltd']);
+    const r = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'large.csv', content: csv([['Name', 'Email', 'Company'], ...rows]) },
+      { addressBookId: String(book) },
+    );
+    expect(r.json.imported).toBe(401);
+    // The same queue is "some" for the service's threshold and "many" for one of 100.
+    const scanning = new ContactsRepository(t.db, 100);
+    expect(await repo.searchQueue()).toBe('some');
+    expect(await scanning.searchQueue()).toBe('many');
+    await scanning.refreshSearchSample();
+    for (const q of TERMS) {
+      const page = await scanning.list({ q, addressBookId: book, limit: 50, offset: 0 });
+      const truth = await t.db.query<{ email: string }>(
+        `SELECT email FROM email_contacts WHERE address_book_id = $1 AND strpos(search_text, $2) > 0 ORDER BY id DESC`,
+        [book, q.trim().toLowerCase()],
+      );
+      expect(
+        page.contacts.map((c) => c.email),
+        q,
+      ).toEqual(truth.rows.slice(0, 50).map((row) => row.email));
+      expect(page.total, q).toBe(truth.rows.length);
+    }
+    expect(await repo.indexQueued()).toBe(401);
+    expect(await scanning.searchQueue()).toBe('empty');
+  });
+
   it('the service indexes what is queued on its own', async () => {
     const other = await startAudience('audience_search_index_own', { SEARCH_INDEX_MS: '50' });
     try {
