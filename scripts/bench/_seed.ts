@@ -1,4 +1,39 @@
-/** Benchmark data made through the public admin API, as an admin would. */
+/** Benchmark set-up: the platform for the email benches, and data made through the admin API as an admin would. */
+
+import { freePort } from '@parley/kit/local';
+import pg from 'pg';
+import { type Platform, startPlatform } from '../lib/platform.ts';
+
+/**
+ * `pnpm start --distributed` with a bench admin, signed in, and a small pool on the email
+ * service's own database (for benches that seed it in bulk or count what it stored).
+ */
+export async function startWithEmailDatabase(): Promise<{ platform: Platform; db: pg.Pool; cookie: string }> {
+  const email = 'bench-admin@parley.test';
+  const password = 'bench admin password';
+  const pgPort = await freePort();
+  const platform = await startPlatform({
+    args: ['--distributed'],
+    env: {
+      PARLEY_ADMIN_EMAIL: email,
+      PARLEY_ADMIN_PASSWORD: password,
+      PARLEY_SKIP_WEB_BUILD: 'true',
+      PARLEY_PG_PORT: String(pgPort),
+      LOG_LEVEL: 'error',
+    },
+  });
+  const db = new pg.Pool({
+    connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/parley_email`,
+    max: 2,
+  });
+  try {
+    return { platform, db, cookie: await signInCookie(platform.url, email, password) };
+  } catch (err) {
+    await db.end();
+    await platform.stop();
+    throw err;
+  }
+}
 
 /** Signs in and returns the session cookie. */
 export async function signInCookie(base: string, email: string, password: string): Promise<string> {

@@ -8,38 +8,18 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '@parley/kit/local';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { partOf } from '../../services/email/src/domain/mime.ts';
-import { startPlatform } from '../lib/platform.ts';
-import { signInCookie } from './_seed.ts';
+import { startWithEmailDatabase } from './_seed.ts';
 
 /** Requests of the measured run (bounded by count, so every answer is in the books). */
 const amount = Number(process.env.BENCH_REQUESTS ?? 50_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MAILS = 40;
-const email = 'bench-admin@parley.test';
-const password = 'bench admin password';
-const pgPort = await freePort();
-const platform = await startPlatform({
-  args: ['--distributed'],
-  env: {
-    PARLEY_ADMIN_EMAIL: email,
-    PARLEY_ADMIN_PASSWORD: password,
-    PARLEY_SKIP_WEB_BUILD: 'true',
-    PARLEY_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'error',
-  },
-});
-const db = new pg.Pool({
-  connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/parley_email`,
-  max: 2,
-});
+const { platform, db, cookie } = await startWithEmailDatabase();
 let failed = true;
 try {
   const base = platform.url;
-  const cookie = await signInCookie(base, email, password);
   const admin = { 'content-type': 'application/json', cookie };
 
   // Real mails, each with its own signed pixel and tracked link, taken from the sent MIME.
