@@ -66,23 +66,19 @@ try {
      CROSS JOIN LATERAL (SELECT ((ct."id" * 7919 + c."id" * 104729) % 10000) / 10000.0 AS v) r
      WHERE c."tracking_id" LIKE 'bench-c%' AND ct."email" LIKE '%@bench.test'`,
   );
-  // The events behind those rows, at the same moments.
+  // The events behind those rows, at the same moments (one pass over the tracking rows).
   await db.query(
     `INSERT INTO "email_events" ("tracking_id", "event_type", "proxy", "timestamp")
-     SELECT t."tracking_id", 'open', NULL, t."opened_at" FROM "email_tracking" t
-       WHERE t."opened_at" IS NOT NULL AND t."tracking_id" LIKE 'bench-%'
-     UNION ALL
-     SELECT t."tracking_id", 'open', 'apple-mpp', t."sent_at" + interval '5 minutes' FROM "email_tracking" t
-       WHERE t."proxy_open_count" > 0 AND t."tracking_id" LIKE 'bench-%'
-     UNION ALL
-     SELECT t."tracking_id", 'click', NULL, t."clicked_at" FROM "email_tracking" t
-       WHERE t."clicked_at" IS NOT NULL AND t."tracking_id" LIKE 'bench-%'
-     UNION ALL
-     SELECT t."tracking_id", 'bounce', NULL, t."bounced_at" FROM "email_tracking" t
-       WHERE t."bounced_at" IS NOT NULL AND t."tracking_id" LIKE 'bench-%'
-     UNION ALL
-     SELECT t."tracking_id", 'unsubscribe', NULL, t."unsubscribed_at" FROM "email_tracking" t
-       WHERE t."unsubscribed_at" IS NOT NULL AND t."tracking_id" LIKE 'bench-%'`,
+     SELECT t."tracking_id", e.type, e.proxy, e.at
+     FROM "email_tracking" t
+     CROSS JOIN LATERAL (VALUES
+       ('open', NULL, t."opened_at"),
+       ('open', 'apple-mpp', CASE WHEN t."proxy_open_count" > 0 THEN t."sent_at" + interval '5 minutes' END),
+       ('click', NULL, t."clicked_at"),
+       ('bounce', NULL, t."bounced_at"),
+       ('unsubscribe', NULL, t."unsubscribed_at")
+     ) AS e(type, proxy, at)
+     WHERE t."tracking_id" LIKE 'bench-%' AND e.at IS NOT NULL`,
   );
   await db.query('ANALYZE');
   const {
@@ -117,7 +113,8 @@ try {
       const r = await fetch(base + path, { headers: { cookie } });
       await r.arrayBuffer();
       times.push(performance.now() - t0);
-      status = r.status;
+      // The first answer that was not 200 is kept: one failed run fails the call.
+      if (status === 0 || status === 200) status = r.status;
     }
     const best = Math.min(...times);
     const pass = status === 200 && best <= TARGET_MS;
