@@ -1,7 +1,7 @@
 import { DEFAULT_SCHEDULE } from '@parley/contracts';
 import { HttpError } from '@parley/kit/errors';
 import { describe, expect, it } from 'vitest';
-import { parseNewBooking } from '../src/domain/booking-rules.ts';
+import { parseContact, parseNewBooking } from '../src/domain/booking-rules.ts';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const base = { name: 'Ada Lovelace', email: 'ada@example.com', timeSlot: '2026-06-10T13:00:00.000Z' };
@@ -81,5 +81,54 @@ describe('parseNewBooking', () => {
     expect(reason(() => parseNewBooking({ ...base, name: '   ' }, now, DEFAULT_SCHEDULE))).toMatch(
       /^400 Name/,
     );
+  });
+
+  it('keeps names on one line and the notes in LF lines: no bare CR, no control character', () => {
+    const b = parseNewBooking(
+      {
+        ...base,
+        name: ' Ada\r\nBcc: x@evil.test\u0000 ',
+        company: 'Analytical\rEngines\t Ltd',
+        notes: 'line one\r\nline two\r.\rline\u2028four\u0007',
+        guests: [{ name: 'Bob\r\nTo: y@evil.test', email: 'bob@x.io' }],
+      },
+      now,
+      DEFAULT_SCHEDULE,
+    );
+    expect(b.name).toBe('Ada Bcc: x@evil.test');
+    expect(b.company).toBe('Analytical Engines Ltd');
+    expect(b.notes).toBe('line one\nline two\n.\nline\nfour');
+    expect(b.guests[0]?.name).toBe('Bob To: y@evil.test');
+    expect(reason(() => parseNewBooking({ ...base, name: '\r\n\u0001' }, now, DEFAULT_SCHEDULE))).toMatch(
+      /^400 Name/,
+    );
+    expect(parseNewBooking({ ...base, notes: ' \r\r ' }, now, DEFAULT_SCHEDULE).notes).toBeNull();
+  });
+});
+
+describe('parseContact', () => {
+  const contact = { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', company: 'Navy' };
+
+  it('normalises the contact form as a booking: one-line names, LF lines in the message', () => {
+    expect(
+      parseContact({
+        ...contact,
+        firstName: 'Grace\r',
+        company: 'Navy\r\n\u0000Inc',
+        message: 'Hi\r.\r\r\nthere\u0085bye',
+      }),
+    ).toEqual({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@example.com',
+      company: 'Navy Inc',
+      message: 'Hi\n.\n\nthere\nbye',
+    });
+    expect(parseContact({ ...contact, message: '\r\n' }).message).toBeNull();
+  });
+
+  it('answers 400 when a required field holds nothing but control characters', () => {
+    expect(reason(() => parseContact({ ...contact, lastName: '\r\n' }))).toMatch(/^400 /);
+    expect(reason(() => parseContact({ ...contact, company: '\u0000' }))).toMatch(/^400 /);
   });
 });

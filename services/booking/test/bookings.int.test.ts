@@ -244,6 +244,39 @@ describe('POST /api/contact', () => {
       .toBe(true);
   });
 
+  it('stores and publishes the form with LF lines and one-line names (no bare CR reaches mail)', async () => {
+    const r = await call('POST', '/api/contact', {
+      firstName: 'Eve\r',
+      lastName: 'Smuggler\r\nBcc: x@evil.test',
+      email: 'eve@example.com',
+      company: 'Evil\u0007 Corp',
+      message: 'one\r.\r\rtwo\r\nthree',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const ofRequest = () =>
+      received.find(
+        (e) => e.subject === 'booking.contact.submitted' && (e.payload as { id: string }).id === r.body.id,
+      );
+    await expect.poll(ofRequest, { timeout: 10_000 }).toBeTruthy();
+    const event = ofRequest();
+    expect(event?.payload).toMatchObject({
+      firstName: 'Eve',
+      lastName: 'Smuggler Bcc: x@evil.test',
+      company: 'Evil Corp',
+      message: 'one\n.\n\ntwo\nthree',
+    });
+    expect(
+      (
+        await call('POST', '/api/contact', {
+          firstName: '\r\n',
+          lastName: 'B',
+          email: 'a@b.co',
+          company: 'C',
+        })
+      ).status,
+    ).toBe(400);
+  });
+
   it('rejects missing required fields and unknown company sizes', async () => {
     expect(
       (await call('POST', '/api/contact', { firstName: 'A', email: 'a@b.co', company: 'C' })).status,

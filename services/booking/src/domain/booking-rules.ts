@@ -1,4 +1,5 @@
 import {
+  type ContactBody,
   type CreateBookingBody,
   formatPhone,
   isOfferedSlot,
@@ -6,6 +7,7 @@ import {
   type ScheduleConfig,
 } from '@parley/contracts';
 import { badRequest } from '@parley/kit/errors';
+import { multiLine, oneLine } from '@parley/kit/text';
 
 export interface NewBooking {
   name: string;
@@ -17,17 +19,17 @@ export interface NewBooking {
   guests: Array<{ name: string; email: string }>;
 }
 
-const clean = (v: string | null | undefined): string | null => {
-  const t = v?.trim();
-  return t ? t : null;
-};
+/** An optional one-line field: null when nothing is left. */
+const clean = (v: string | null | undefined): string | null => (v ? oneLine(v) : '') || null;
 
 /**
  * Validates a visitor's booking request beyond its schema and normalises it. Throws a
- * 400 with a message the booking modal can show as is.
+ * 400 with a message the booking modal can show as is. Names and the company are one line
+ * with no control character; the notes keep their lines, as LF (they go into mail and the
+ * invitation, where a bare CR breaks the message).
  */
 export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: ScheduleConfig): NewBooking {
-  const name = body.name.trim();
+  const name = oneLine(body.name);
   if (!name) throw badRequest('Name is required.');
   const phone = clean(body.phone);
   if (phone && !isValidUsPhone(phone)) {
@@ -42,7 +44,7 @@ export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: Sc
     throw badRequest('This time slot is not offered. Please select one of the available times.');
   }
   const guests = (body.guests ?? []).map((g) => ({
-    name: g.name.trim(),
+    name: oneLine(g.name),
     email: g.email.trim().toLowerCase(),
   }));
   const emails = new Set(guests.map((g) => g.email));
@@ -53,7 +55,29 @@ export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: Sc
     phone: phone ? formatPhone(phone) : null,
     company: clean(body.company),
     timeSlot,
-    notes: clean(body.notes),
+    notes: body.notes ? multiLine(body.notes) || null : null,
     guests,
   };
+}
+
+export interface NewContactRequest {
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string;
+  message: string | null;
+}
+
+/** The contact form's text, normalised as a booking's is; 400 when a required field is left empty. */
+export function parseContact(body: ContactBody): NewContactRequest {
+  const out = {
+    firstName: oneLine(body.firstName),
+    lastName: oneLine(body.lastName),
+    email: body.email.trim(),
+    company: oneLine(body.company),
+    message: body.message ? multiLine(body.message) || null : null,
+  };
+  if (!out.firstName || !out.lastName || !out.company)
+    throw badRequest('First name, last name and company are required.');
+  return out;
 }

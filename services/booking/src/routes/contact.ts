@@ -6,6 +6,7 @@ import {
   ErrorBody,
 } from '@parley/contracts';
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
+import { parseContact } from '../domain/booking-rules.ts';
 import type { BookingRepository } from '../repo/bookings.repository.ts';
 
 export async function contactRoutes(
@@ -21,7 +22,7 @@ export async function contactRoutes(
       config: { rateLimit: { max: opts.publicWriteLimit, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      const created = await repo.createContactRequest(request.body);
+      const created = await repo.createContactRequest({ ...request.body, ...parseContact(request.body) });
       return reply.status(201).send({ success: true as const, id: created.id });
     },
   );
