@@ -35,6 +35,8 @@ export interface SmtpSink {
   received: Received[];
   /** Answers for RCPT TO: return an error to refuse the recipient (e.g. 450 or 550). */
   rcpt: (address: string) => { code: number; message: string } | null;
+  /** With `wire`: each connection's bytes as they arrived (DATA as sent, dot-stuffed). */
+  wires: Buffer[][];
   close(): Promise<void>;
 }
 
@@ -42,9 +44,11 @@ export async function startSmtpSink(
   opts: {
     users?: Record<string, string> /** Answers each message after this long (a slow server). */;
     delayMs?: number;
+    /** Keeps the bytes of every connection (see SmtpSink.wires). */
+    wire?: boolean;
   } = {},
 ): Promise<SmtpSink> {
-  const sink: SmtpSink = { port: 0, received: [], rcpt: () => null, close: async () => {} };
+  const sink: SmtpSink = { port: 0, received: [], rcpt: () => null, wires: [], close: async () => {} };
   const server = new SMTPServer({
     // Plain SMTP on loopback: no STARTTLS (the client would refuse the sink's self-signed cert).
     disabledCommands: ['STARTTLS'],
@@ -85,6 +89,13 @@ export async function startSmtpSink(
   // A client that dies mid-conversation (a worker killed by a test) resets its socket: the
   // server reports it as an error event, which without a listener would end the test process.
   server.on('error', () => {});
+  if (opts.wire)
+    // The client speaks only after the greeting, when smtp-server reads the socket too.
+    server.server.on('connection', (socket) => {
+      const chunks: Buffer[] = [];
+      sink.wires.push(chunks);
+      socket.on('data', (c: Buffer) => chunks.push(c));
+    });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   sink.port = (server.server.address() as AddressInfo).port;
   sink.close = () => new Promise((resolve) => server.close(() => resolve()));
