@@ -53,7 +53,8 @@ export async function registerTransactional(opts: {
     sequence: number,
     stamp: Date,
   ): Promise<{ method: 'REQUEST' | 'CANCEL'; content: string }> => {
-    const [brand, organizer] = await Promise.all([mailer.brand(), mailer.supportAddress()]);
+    // The organizer is the sender: the address the invitation comes From (calendars check it).
+    const [brand, from] = await Promise.all([mailer.brand(), mailer.sender()]);
     return {
       method,
       content: buildIcs({
@@ -66,7 +67,7 @@ export async function registerTransactional(opts: {
         summary: `${brand.name} demo`,
         description: `Your ${brand.name} demo call with ${booking.name}${booking.company ? ` (${booking.company})` : ''}. Our team calls you at this time.`,
         location: booking.phone ? `Phone call to ${booking.phone}` : 'Phone call',
-        organizer: { name: brand.name, email: organizer },
+        organizer: { name: from.name || brand.name, email: from.address },
         attendees: attendeesOf(booking),
         stamp,
         uidDomain: UID_DOMAIN,

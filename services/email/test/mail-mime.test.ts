@@ -1,11 +1,13 @@
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { composeMime, headersOf, newMessageId, partOf } from '../src/domain/mime.ts';
+import { buildIcs } from '../src/domain/ics.ts';
+import { composeMime, crlfOnly, foldField, headersOf, newMessageId, partOf } from '../src/domain/mime.ts';
 import { renderMail } from '../src/domain/templates.ts';
 import { testModeOf } from '../src/repo/settings-copy.repository.ts';
 import { previewHtml } from '../src/routes/outbox.ts';
 import { validTestAddresses } from '../src/routes/test-mail.ts';
 import { mask } from '../src/routes/unsubscribe.ts';
+import { conformanceProblems } from './mail-conformance.ts';
 
 describe('composeMime', () => {
   it('builds HTML and text parts, a Message-ID, RFC 8058 headers and the calendar parts', async () => {
@@ -19,10 +21,7 @@ describe('composeMime', () => {
       html: '<p>Hi</p>',
       text: 'Hi',
       messageId,
-      listUnsubscribe: {
-        url: 'https://parley.test/api/unsubscribe/t.s',
-        mailto: 'mailto:unsubscribe@parley.test',
-      },
+      listUnsubscribe: { url: 'https://parley.test/api/unsubscribe/t.s' },
       calendar: { method: 'REQUEST', content: ics },
       testMode: { originalRecipients: 42 },
     });
@@ -33,8 +32,9 @@ describe('composeMime', () => {
     expect(parsed.text).toBe('Hi');
     const headers = headersOf(raw);
     expect(headers.find((h) => h.name === 'List-Unsubscribe-Post')?.value).toBe('List-Unsubscribe=One-Click');
+    // The https link only: nothing reads an unsubscribe mailbox, so none is offered.
     expect(headers.find((h) => h.name === 'List-Unsubscribe')?.value).toBe(
-      '<https://parley.test/api/unsubscribe/t.s>, <mailto:unsubscribe@parley.test>',
+      '<https://parley.test/api/unsubscribe/t.s>',
     );
     expect(headers.find((h) => h.name === 'X-Parley-Test-Mode')?.value).toBe('on; original-recipients=42');
     expect(parsed.attachments.find((a) => a.filename === 'invite.ics')?.content.toString()).toBe(ics);
@@ -42,6 +42,91 @@ describe('composeMime', () => {
     expect(partOf(raw, 'text/calendar')?.replace(/\r\n$/, '')).toBe(ics.replace(/\r\n$/, ''));
     expect(partOf(raw, 'text/calendar')).toContain('SUMMARY:Démo ✓');
     expect(partOf(raw, 'image/png')).toBeNull();
+  });
+});
+
+describe('composeMime with hostile input', () => {
+  const HOSTILE = 'one\r.\rtwo\rthree\u0007 four\nfive\r\n.\r\nsix';
+
+  it('writes CRLF line ends only, one-line headers, whatever the text holds', async () => {
+    const content = await renderMail({
+      subject: `New contact request: ${HOSTILE} ${'Ü'.repeat(40)}`,
+      preheader: HOSTILE,
+      heading: HOSTILE,
+      paragraphs: [HOSTILE],
+      details: [['Message', HOSTILE]],
+      footer: HOSTILE,
+      brand: 'Parley',
+    });
+    const ics = buildIcs({
+      method: 'REQUEST',
+      bookingId: 'b1',
+      sequence: 0,
+      start: new Date('2027-01-12T15:30:00Z'),
+      minutes: 30,
+      timeZone: 'America/New_York',
+      summary: HOSTILE,
+      description: HOSTILE,
+      location: HOSTILE,
+      organizer: { name: HOSTILE, email: 'news@parley.test' },
+      attendees: [{ name: `Bob\r\nBcc: x@evil.test ${HOSTILE}`, email: 'bob@example.com' }],
+      stamp: new Date('2027-01-01T00:00:00Z'),
+      uidDomain: 'parley',
+    });
+    const raw = await composeMime({
+      from: { name: `Parley ${HOSTILE}`, address: 'news@parley.test' },
+      to: { name: `Ada\r\nBcc: x@evil.test ${'Ü'.repeat(40)}`, address: 'ada@example.com' },
+      replyTo: 'sales@parley.test',
+      subject: content.subject,
+      html: content.html,
+      text: content.text,
+      messageId: newMessageId('news@parley.test'),
+      calendar: { method: 'REQUEST', content: ics },
+      listUnsubscribe: { url: `https://parley.test/api/unsubscribe/${'t'.repeat(80)}` },
+    });
+    expect(conformanceProblems(raw)).toEqual([]);
+    const parsed = await simpleParser(raw);
+    expect(parsed.headers.get('bcc')).toBeUndefined();
+    expect(parsed.to && 'value' in parsed.to ? parsed.to.value : []).toHaveLength(1);
+    expect(parsed.text).toContain('one\n.\ntwo\nthree');
+    // The invitation: every line break of a value escaped, the content lines CRLF.
+    const calendar = partOf(raw, 'text/calendar') ?? '';
+    expect(calendar).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    expect(calendar).toContain('DESCRIPTION:one\\n.\\ntwo\\nthree four\\nfive\\n.\\nsix');
+    expect(calendar).not.toContain('\u0007');
+  });
+
+  it('offers one-click (List-Unsubscribe-Post) for an https URI only', async () => {
+    const base = {
+      from: { address: 'news@parley.test' },
+      to: { address: 'ada@example.com' },
+      subject: 'S',
+      html: '<p>x</p>',
+      text: 'x',
+      messageId: 'm@parley.test',
+    };
+    const https = headersOf(await composeMime({ ...base, listUnsubscribe: { url: 'https://p.test/u/1' } }));
+    expect(https.find((h) => h.name === 'List-Unsubscribe-Post')?.value).toBe('List-Unsubscribe=One-Click');
+    const http = headersOf(
+      await composeMime({ ...base, listUnsubscribe: { url: 'http://localhost:3000/u/1' } }),
+    );
+    expect(http.find((h) => h.name === 'List-Unsubscribe')?.value).toBe('<http://localhost:3000/u/1>');
+    expect(http.find((h) => h.name === 'List-Unsubscribe-Post')).toBeUndefined();
+  });
+
+  it('crlfOnly: stray line ends become spaces in the header (no new field) and CRLF in the body', () => {
+    const out = crlfOnly(Buffer.from('Subject: a\rBcc: x\nY: z\r\nTo: t\r\n\r\nline\rtwo\nthree\r\n'));
+    expect(out.toString()).toBe('Subject: a Bcc: x Y: z\r\nTo: t\r\n\r\nline\r\ntwo\r\nthree\r\n');
+  });
+
+  it('foldField folds before whitespace at 78 characters and unfolds back to the value', () => {
+    const value = `=?UTF-8?B?${'QUJD'.repeat(14)}?= ${'word '.repeat(30)}end`;
+    const folded = foldField('Subject', value);
+    for (const line of folded.split('\r\n')) expect(line.length).toBeLessThanOrEqual(78);
+    expect(folded.replace(/\r\n/g, '')).toBe(`Subject: ${value}`);
+    // A single long word: cut after the colon, never inside it.
+    const url = `<https://parley.test/api/unsubscribe/${'x'.repeat(90)}>`;
+    expect(foldField('List-Unsubscribe', url)).toBe(`List-Unsubscribe:\r\n ${url}`);
   });
 });
 

@@ -1,7 +1,8 @@
 import { fillMergeFields, hasMergeField } from '@parley/contracts';
 import { escapeMarkup as esc } from '@parley/kit/markup';
+import { oneLine } from '@parley/kit/text';
 import { convert } from 'html-to-text';
-import { type Address, newMessageId } from '../domain/mime.ts';
+import { type Address, foldField, newMessageId, unsubscribeFields } from '../domain/mime.ts';
 import type { TokenSigner } from '../domain/tokens.ts';
 import { addTracking } from '../domain/tracking.ts';
 
@@ -47,6 +48,8 @@ export class CampaignComposer {
   private readonly unsubInHtml: boolean;
   private readonly unsubInText: boolean;
 
+  private readonly html: string;
+
   constructor(
     private readonly content: CampaignContent,
     private readonly opts: {
@@ -59,9 +62,10 @@ export class CampaignComposer {
       track?: boolean;
     },
   ) {
+    this.html = content.htmlContent;
     this.text =
       content.textContent?.trim() ||
-      convert(content.htmlContent, {
+      convert(this.html, {
         wordwrap: 78,
         selectors: [
           { selector: 'img', format: 'skip' },
@@ -72,12 +76,12 @@ export class CampaignComposer {
           { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
         ],
       });
-    this.unsubInHtml = hasMergeField(content.htmlContent, 'unsubscribeUrl');
+    this.unsubInHtml = hasMergeField(this.html, 'unsubscribeUrl');
     this.unsubInText = hasMergeField(this.text, 'unsubscribeUrl');
   }
 
   private get fromHeader(): string {
-    this.fromCache ??= `${headerText(this.content.fromName, true)} <${this.content.fromEmail}>`;
+    this.fromCache ??= `${headerText(this.content.fromName, true)} <${oneLine(this.content.fromEmail)}>`;
     return this.fromCache;
   }
   private fromCache: string | undefined;
@@ -89,34 +93,33 @@ export class CampaignComposer {
   async compose(p: Personal, trackingId: string): Promise<ComposedCampaignMail> {
     const { origin, signer } = this.opts;
     const unsubscribeUrl = `${origin}/api/unsubscribe/${signer.sign('unsubscribe', trackingId)}`;
-    let html = personalise(this.content.htmlContent, p, true, unsubscribeUrl);
+    let html = personalise(this.html, p, true, unsubscribeUrl);
     if (!this.unsubInHtml) {
       const footer = `<p style="font-size:12px;color:#6b7280;text-align:center;margin:24px 0 0"><a href="${esc(unsubscribeUrl)}" data-no-track style="color:#6b7280">Unsubscribe</a></p>`;
       html = /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${footer}</body>`) : html + footer;
     }
     if (this.opts.track !== false) html = addTracking(html, { origin, trackingId, signer }).html;
-    let text = personalise(this.text, p, false, unsubscribeUrl);
+    let text = personalise(this.text, p, false, unsubscribeUrl).replace(/\r\n?/g, '\n');
     if (!this.unsubInText) text = `${text.trimEnd()}\n\n--\nUnsubscribe: ${unsubscribeUrl}\n`;
     const subject = `${this.opts.test ? '[TEST] ' : ''}${personalise(this.content.subject, p, false)}`;
     const messageId = newMessageId(this.content.fromEmail);
-    const domain = this.content.fromEmail.split('@')[1] ?? 'parley.local';
-    const headers: string[] = [
-      `From: ${this.fromHeader}`,
-      `To: <${p.email}>`,
-      `Subject: ${headerText(subject)}`,
-      `Message-ID: <${messageId}>`,
-      `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
-      'MIME-Version: 1.0',
-      `List-Unsubscribe: <${unsubscribeUrl}>,\r\n <mailto:unsubscribe@${domain}?subject=unsubscribe%20${trackingId}>`,
-      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    const boundary = `----=_parley_${trackingId}`;
+    const fields: Array<[string, string]> = [
+      ['From', this.fromHeader],
+      ['To', `<${oneLine(p.email)}>`],
+      ['Subject', headerText(subject)],
+      ['Message-ID', `<${messageId}>`],
+      ['Date', new Date().toUTCString().replace('GMT', '+0000')],
+      ['MIME-Version', '1.0'],
+      ...unsubscribeFields(unsubscribeUrl),
     ];
     if (this.opts.testMode)
-      headers.push(`X-Parley-Test-Mode: on; original-recipients=${this.opts.testMode.originalRecipients}`);
-    if (this.opts.test) headers.push('X-Parley-Test: true');
-    const boundary = `----=_parley_${trackingId}`;
-    headers.push(`Content-Type: multipart/alternative; boundary="${boundary}"`);
+      fields.push(['X-Parley-Test-Mode', `on; original-recipients=${this.opts.testMode.originalRecipients}`]);
+    if (this.opts.test) fields.push(['X-Parley-Test', 'true']);
+    fields.push(['Content-Type', `multipart/alternative; boundary="${boundary}"`]);
+    const headers = fields.map(([name, value]) => foldField(name, value));
     const raw = Buffer.from(
-      `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(text)}\r\n--${boundary}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(html)}\r\n--${boundary}--\r\n`,
+      `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(canonical(text))}\r\n--${boundary}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(canonical(html))}\r\n--${boundary}--\r\n`,
       'utf8',
     );
     return { messageId, subject, html, text, raw };
@@ -126,8 +129,12 @@ export class CampaignComposer {
 /**
  * The message is written here rather than by nodemailer's MailComposer (a stream pipeline
  * that costs milliseconds per message, the whole budget of a fast send): headers are ASCII,
- * with RFC 2047 encoded words for anything else; both parts are base64 in 76-character lines.
+ * one line each before folding (foldField), with RFC 2047 encoded words for anything else;
+ * both parts are base64 in 76-character lines. So no bare CR or LF can reach the message.
  */
+/** Text in its canonical MIME form (RFC 2045 §2.10): every line break CRLF, also inside base64. */
+const canonical = (s: string) => s.replace(/\r\n|\r|\n/g, '\r\n');
+
 function base64Lines(s: string): string {
   const b = Buffer.from(s, 'utf8').toString('base64');
   const lines: string[] = [];
@@ -135,23 +142,26 @@ function base64Lines(s: string): string {
   return lines.join('\r\n');
 }
 
-/** Header text: as it is when plain ASCII (a display name quoted), else UTF-8 encoded words. */
+/**
+ * Header text: as it is when plain ASCII (a display name quoted), else UTF-8 encoded words
+ * (RFC 2047) separated by spaces, where foldField may fold. A word holds at most 42 bytes:
+ * 68 characters once encoded, so even the first fits on a line after `Subject: `.
+ */
 export function headerText(value: string, phrase = false): string {
-  const clean = value.replace(/[\r\n]+/g, ' ');
+  const clean = oneLine(value);
   if (/^[\x20-\x7e]*$/.test(clean)) {
     if (!phrase) return clean;
     return /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/.test(clean) ? clean : `"${clean.replace(/["\\]/g, '\\$&')}"`;
   }
-  // Encoded words of at most ~45 bytes each (75 characters once encoded), split on characters.
   const words: string[] = [];
   let chunk = '';
   for (const ch of clean) {
-    if (Buffer.byteLength(chunk + ch) > 45) {
+    if (Buffer.byteLength(chunk + ch) > 42) {
       words.push(chunk);
       chunk = '';
     }
     chunk += ch;
   }
   if (chunk) words.push(chunk);
-  return words.map((w) => `=?UTF-8?B?${Buffer.from(w, 'utf8').toString('base64')}?=`).join('\r\n ');
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w, 'utf8').toString('base64')}?=`).join(' ');
 }

@@ -1,3 +1,5 @@
+import { multiLine, oneLine } from '@parley/kit/text';
+
 /**
  * iCalendar (RFC 5545) invitations for demo bookings. One UID per booking, so a calendar
  * that received the REQUEST replaces the same event on a CANCEL (or a later REQUEST) whose
@@ -82,10 +84,10 @@ export function buildIcs(invite: IcsInvite): string {
     `SUMMARY:${text(invite.summary)}`,
     `DESCRIPTION:${text(invite.description)}`,
     `LOCATION:${text(invite.location)}`,
-    `ORGANIZER;CN=${param(invite.organizer.name)}:mailto:${invite.organizer.email}`,
+    `ORGANIZER;CN=${param(invite.organizer.name)}:${mailto(invite.organizer.email)}`,
     ...invite.attendees.map(
       (a) =>
-        `ATTENDEE;CN=${param(a.name || a.email)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:${a.email}`,
+        `ATTENDEE;CN=${param(a.name || a.email)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:${mailto(a.email)}`,
     ),
     `STATUS:${invite.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
@@ -98,15 +100,21 @@ export function buildIcs(invite: IcsInvite): string {
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
-/** Escapes a TEXT value (RFC 5545 §3.3.11). */
+/**
+ * Escapes a TEXT value (RFC 5545 §3.3.11): every line break (CRLF, a bare CR or LF) is the
+ * escaped `\\n`, and other control characters go (RFC 5545 §3.1 excludes them).
+ */
 function text(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  return multiLine(s).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
 }
 
-/** A parameter value: quoted, without the characters a quoted value cannot hold. */
+/** A parameter value: one line, quoted, without the characters a quoted value cannot hold. */
 function param(s: string): string {
-  return `"${s.replace(/["\r\n]/g, '')}"`;
+  return `"${oneLine(s).replace(/"/g, '')}"`;
 }
+
+/** A calendar address: one line, no space or control character. */
+const mailto = (email: string) => `mailto:${oneLine(email).replace(/\s/g, '')}`;
 
 /** Folds a content line at 75 octets (continuations start with a space), never inside a UTF-8 character. */
 function fold(line: string): string {

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { oneLine } from '@parley/kit/text';
 import MailComposer from 'nodemailer/lib/mail-composer';
 
 /**
  * One MIME composer for every transport: the message is built once (nodemailer's
  * MailComposer), stored byte for byte, and the same bytes go to SMTP, SES or the local
  * mailbox. A retry sends exactly what was recorded, with the same Message-ID.
+ *
+ * Whatever it is given, it writes CRLF line ends only (RFC 5321 §2.3.8: a bare CR or LF makes
+ * strict receivers drop the mail, and `\r.\r` is an SMTP-smuggling shape): header values are
+ * one line without control characters, every line break of a body is made CRLF, and
+ * crlfOnly() has the last word.
  */
 
 export interface Address {
@@ -20,8 +26,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   messageId: string;
-  /** Marketing mail: RFC 2369 List-Unsubscribe (https + mailto) and RFC 8058 one-click. */
-  listUnsubscribe?: { url: string; mailto: string };
+  /** Marketing mail: RFC 2369 List-Unsubscribe, with RFC 8058 one-click when the URI is https. */
+  listUnsubscribe?: { url: string };
   /** An iCalendar invitation: the text/calendar alternative plus an invite.ics attachment. */
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
   /** Transactional notifications are marked auto-generated (RFC 3834): no auto-replies. */
@@ -38,34 +44,100 @@ export function newMessageId(fromAddress: string): string {
   return `${randomUUID()}@${domain}`;
 }
 
-export async function composeMime(mail: OutgoingMail): Promise<Buffer> {
-  const headers: Record<string, string> = {};
-  if (mail.listUnsubscribe) {
-    headers['List-Unsubscribe'] = `<${mail.listUnsubscribe.url}>, <${mail.listUnsubscribe.mailto}>`;
-    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+/**
+ * The unsubscribe fields of bulk mail. Only the https link is offered: nothing reads a
+ * mailbox for unsubscribe requests, and RFC 8058 one-click (List-Unsubscribe-Post, which the
+ * DKIM signature must cover) is for an https URI only; any other URI is listed without it.
+ */
+export function unsubscribeFields(url: string): Array<[name: string, value: string]> {
+  const fields: Array<[string, string]> = [['List-Unsubscribe', `<${url}>`]];
+  if (/^https:\/\//i.test(url)) fields.push(['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click']);
+  return fields;
+}
+
+/**
+ * A header field written `Name: value`, folded (RFC 5322 §2.2.3) before whitespace so that no
+ * line is longer than 78 characters where it can be cut; a single word longer than that stays
+ * whole on a line of its own. Unfolding gives the value back exactly.
+ */
+export function foldField(name: string, value: string): string {
+  const line = `${name}: ${value}`;
+  if (line.length <= 78) return line;
+  const parts = line.split(/(?=[ \t])/);
+  let out = '';
+  let current = parts[0] ?? '';
+  for (const part of parts.slice(1)) {
+    if (current.length + part.length > 78 && current.trim()) {
+      out += `${current}\r\n`;
+      current = part;
+    } else current += part;
   }
+  return out + current;
+}
+
+/**
+ * Body text in its canonical form (RFC 2045 §2.10, RFC 5545 §3.1): every line break CRLF,
+ * whatever the encoding the part gets, and no NUL.
+ */
+const bodyText = (s: string) => s.replace(/\r\n|\r|\n/g, '\r\n').replace(/\0/g, '');
+
+/**
+ * The message with CRLF line ends only, whatever reached it: in the header a stray CR or LF
+ * becomes a space (it must never start a field of its own), in the body a line break.
+ */
+export function crlfOnly(raw: Buffer): Buffer {
+  const s = raw.toString('latin1');
+  if (!/\r(?!\n)|(?<!\r)\n/.test(s)) return raw;
+  const end = s.indexOf('\r\n\r\n');
+  const head = (end < 0 ? s : s.slice(0, end)).replace(/\r(?!\n)|(?<!\r)\n/g, ' ');
+  if (end < 0) return Buffer.from(head, 'latin1');
+  const body = s.slice(end + 4).replace(/\r\n|\r|\n/g, '\r\n');
+  return Buffer.from(`${head}\r\n\r\n${body}`, 'latin1');
+}
+
+const addressOf = (a: Address): Address => ({
+  ...(a.name ? { name: oneLine(a.name) } : {}),
+  address: oneLine(a.address),
+});
+
+export async function composeMime(mail: OutgoingMail): Promise<Buffer> {
+  const headers: Record<string, string | { prepared: true; value: string }> = {};
+  if (mail.listUnsubscribe)
+    // Written as given (folded here): the URI must reach the receiver unencoded.
+    for (const [name, value] of unsubscribeFields(oneLine(mail.listUnsubscribe.url)))
+      headers[name] = {
+        prepared: true,
+        value: foldField(name, value)
+          .slice(name.length + 1)
+          .replace(/^ /, ''),
+      };
   if (mail.autoSubmitted) headers['Auto-Submitted'] = 'auto-generated';
   if (mail.testMode) {
     headers['X-Parley-Test-Mode'] = `on; original-recipients=${mail.testMode.originalRecipients}`;
   }
   if (mail.test) headers['X-Parley-Test'] = 'true';
   const composer = new MailComposer({
-    from: mail.from,
-    to: mail.to,
-    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
-    subject: mail.subject,
-    html: mail.html,
-    text: mail.text,
-    messageId: `<${mail.messageId}>`,
+    from: addressOf(mail.from),
+    to: addressOf(mail.to),
+    ...(mail.replyTo ? { replyTo: oneLine(mail.replyTo) } : {}),
+    subject: oneLine(mail.subject),
+    html: bodyText(mail.html),
+    text: bodyText(mail.text),
+    messageId: `<${oneLine(mail.messageId)}>`,
     date: mail.date ?? new Date(),
     headers,
+    newline: 'windows',
     ...(mail.calendar
       ? {
-          icalEvent: { method: mail.calendar.method, filename: 'invite.ics', content: mail.calendar.content },
+          icalEvent: {
+            method: mail.calendar.method,
+            filename: 'invite.ics',
+            content: bodyText(mail.calendar.content),
+          },
         }
       : {}),
   });
-  return composer.compile().build();
+  return crlfOnly(await composer.compile().build());
 }
 
 /** The header block of a raw message, unfolded, in order. */

@@ -27,7 +27,7 @@ export interface MailRequest {
   eventId?: string;
   campaignId?: string;
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
-  /** Marketing mail: List-Unsubscribe (https + mailto), one-click, the visible link. */
+  /** Marketing mail: List-Unsubscribe (with one-click when https) and the visible link. */
   marketing?: boolean;
   /** Rewrites links to the click route and adds the open pixel. */
   track?: boolean;
@@ -112,14 +112,7 @@ export class Mailer {
       text: rendered.text,
       messageId,
       ...(req.replyTo ? { replyTo: req.replyTo } : {}),
-      ...(unsubscribeUrl
-        ? {
-            listUnsubscribe: {
-              url: unsubscribeUrl,
-              mailto: `mailto:unsubscribe@${from.address.split('@')[1]}?subject=unsubscribe%20${trackingId}`,
-            },
-          }
-        : {}),
+      ...(unsubscribeUrl ? { listUnsubscribe: { url: unsubscribeUrl } } : {}),
       ...(req.calendar ? { calendar: req.calendar } : {}),
       ...(req.autoSubmitted ? { autoSubmitted: true } : {}),
       ...(req.testMode ? { testMode: req.testMode } : {}),
