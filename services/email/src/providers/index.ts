@@ -35,6 +35,14 @@ export class Transports {
           }
         : { kind: 'local' as const };
     const fingerprint = JSON.stringify(spec);
+    const dkim =
+      c.DKIM_DOMAIN && c.DKIM_SELECTOR && c.DKIM_PRIVATE_KEY
+        ? {
+            domainName: c.DKIM_DOMAIN,
+            keySelector: c.DKIM_SELECTOR,
+            privateKey: c.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          }
+        : undefined;
     if (this.current?.fingerprint === fingerprint) return this.current.transport;
     // Two sends that notice a change at once share one new transport.
     if (this.building) return this.building;
@@ -48,6 +56,7 @@ export class Transports {
               accessKeyId: c.SES_ACCESS_KEY_ID,
               secretAccessKey: c.SES_SECRET_ACCESS_KEY,
               configurationSet: c.SES_CONFIGURATION_SET,
+              ...(dkim ? { dkim } : {}),
             })
           : spec.kind === 'smtp'
             ? new SmtpTransport({
@@ -56,15 +65,7 @@ export class Transports {
                 username: spec.username,
                 password: spec.password,
                 ...(c.CAMPAIGN_SMTP_CONNECTIONS ? { maxConnections: c.CAMPAIGN_SMTP_CONNECTIONS } : {}),
-                ...(c.DKIM_DOMAIN && c.DKIM_SELECTOR && c.DKIM_PRIVATE_KEY
-                  ? {
-                      dkim: {
-                        domainName: c.DKIM_DOMAIN,
-                        keySelector: c.DKIM_SELECTOR,
-                        privateKey: c.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
-                      },
-                    }
-                  : {}),
+                ...(dkim ? { dkim } : {}),
               })
             : new LocalMailbox();
       const old = this.current?.transport;

@@ -1,3 +1,4 @@
+import { type DkimKey, dkimSigner, type Signer } from './dkim.ts';
 import { SmtpNetworkError, SmtpPool, type SmtpReply, SmtpReplyError } from './smtp-client.ts';
 import { type Envelope, type MailTransport, SendError, type SendResult } from './transport.ts';
 
@@ -8,23 +9,22 @@ export interface SmtpOptions {
   password?: string;
   /** Port 465 speaks TLS from the first byte; others upgrade with STARTTLS when offered. */
   secure?: boolean;
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  dkim?: DkimKey;
   /** Tests against a local server without TLS. */
   ignoreTLS?: boolean;
   maxConnections?: number;
 }
-
-type Signer = (raw: Buffer) => Promise<Buffer>;
 
 /** SMTP through the pooled, pipelining client of smtp-client.ts (kept open between messages). */
 export class SmtpTransport implements MailTransport {
   readonly name = 'smtp' as const;
   readonly description: string;
   private readonly pool: SmtpPool;
-  private signer: Promise<Signer> | null = null;
+  private readonly signer: Signer | null;
 
   constructor(private readonly opts: SmtpOptions) {
     this.description = `SMTP ${opts.host}:${opts.port}`;
+    this.signer = opts.dkim ? dkimSigner(opts.dkim) : null;
     this.pool = new SmtpPool({
       host: opts.host,
       port: opts.port,
@@ -37,19 +37,8 @@ export class SmtpTransport implements MailTransport {
     });
   }
 
-  /** DKIM (RFC 6376) with nodemailer's signer, loaded only when a key is configured. */
   private sign(raw: Buffer): Promise<Buffer> {
-    const dkim = this.opts.dkim;
-    if (!dkim) return Promise.resolve(raw);
-    this.signer ??= import('nodemailer/lib/dkim').then(({ default: DKIM }) => {
-      const signer = new DKIM(dkim);
-      return async (input: Buffer) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of signer.sign(input)) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
-      };
-    });
-    return this.signer.then((fn) => fn(raw));
+    return this.signer ? this.signer(raw) : Promise.resolve(raw);
   }
 
   async send(envelope: Envelope, raw: Buffer): Promise<SendResult> {
