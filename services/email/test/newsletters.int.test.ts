@@ -718,6 +718,10 @@ describe('sending', () => {
 
 describe('Fix HTML Issues', () => {
   it('normalises drafts (campaigns and newsletters), reports the changes, and a second run fixes nothing', async () => {
+    const messyCampaign =
+      '<style>p { color: #111827 } a:hover { color: red }</style><p>Hi {{firstName}}<div>block in a paragraph</div></p><img src="/email/headers/newsletter.png"><a href="/pricing">Pricing</a> <a href="{{unsubscribeUrl}}">Unsubscribe</a>';
+    const messyNewsletter =
+      '<html><body><p>Hello <b>there</p><a href="//cdn.example/x">x</a><img src="https://x.example/a.png" width="1" height="1"></body></html>';
     const camp = await t.call(
       'POST',
       '/api/admin/email/campaigns',
@@ -726,17 +730,19 @@ describe('Fix HTML Issues', () => {
         subject: 'Messy',
         fromName: 'Parley',
         fromEmail: 'news@parley.test',
-        htmlContent:
-          '<style>p { color: #111827 } a:hover { color: red }</style><p>Hi {{firstName}}<div>block in a paragraph</div></p><img src="/email/headers/newsletter.png"><a href="/pricing">Pricing</a> <a href="{{unsubscribeUrl}}">Unsubscribe</a>',
+        htmlContent: '<p>x</p>',
       },
       admin,
     );
     expect(camp.status, camp.text).toBe(201);
-    const nl = await handMade({
-      name: 'Messy newsletter',
-      htmlContent:
-        '<html><body><p>Hello <b>there</p><a href="//cdn.example/x">x</a><img src="https://x.example/a.png" width="1" height="1"></body></html>',
-    });
+    const nl = await handMade({ name: 'Messy newsletter' });
+    // Saving writes HTML as the e-mail allowlist's parser reads it (bad nesting undone), so the
+    // messy drafts are drafts saved before it, written straight into the tables.
+    await db.query(`UPDATE "email_campaigns" SET "html_content" = $2 WHERE "id" = $1`, [
+      camp.json.id,
+      messyCampaign,
+    ]);
+    await db.query(`UPDATE "newsletters" SET "html_content" = $2 WHERE "id" = $1`, [nl.id, messyNewsletter]);
     const sentBefore = (
       await db.query(`SELECT "id", "html_content" FROM "newsletters" WHERE "name" = 'Tracked'`)
     ).rows[0];

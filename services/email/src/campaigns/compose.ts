@@ -2,6 +2,7 @@ import { fillMergeFields, hasMergeField } from '@parley/contracts';
 import { escapeMarkup as esc } from '@parley/kit/markup';
 import { oneLine } from '@parley/kit/text';
 import { convert } from 'html-to-text';
+import { sanitizeEmailHtml } from '../domain/email-html.ts';
 import { type Address, foldField, newMessageId, unsubscribeFields } from '../domain/mime.ts';
 import type { TokenSigner } from '../domain/tokens.ts';
 import { addTracking } from '../domain/tracking.ts';
@@ -12,7 +13,8 @@ import { addTracking } from '../domain/tracking.ts';
  * a fallback), every link through the click
  * route and the open pixel, the visible unsubscribe link (where the admin put
  * {{unsubscribeUrl}}, else in a footer) and List-Unsubscribe with one-click (RFC 8058).
- * What is the same for every recipient (the text part when none was written) is made once.
+ * What is the same for every recipient (the HTML made safe by the e-mail allowlist, the text
+ * part when none was written) is made once.
  */
 
 export interface CampaignContent {
@@ -62,7 +64,9 @@ export class CampaignComposer {
       track?: boolean;
     },
   ) {
-    this.html = content.htmlContent;
+    // Saved content is already sanitised; a test send's body and older rows may not be. What
+    // is sent is what the preview showed: the same allowlist (email-html.ts).
+    this.html = sanitizeEmailHtml(content.htmlContent);
     this.text =
       content.textContent?.trim() ||
       convert(this.html, {

@@ -14,6 +14,7 @@ import { badRequest, conflict, notFound } from '@parley/kit';
 import type pg from 'pg';
 import { rate } from '../analytics/domain.ts';
 import { normalizeEmail } from '../domain/contacts.ts';
+import { sanitizeEmailHtml } from '../domain/email-html.ts';
 
 /** email_campaigns and what the campaign card shows of its sends (SQL through the pool). */
 
@@ -209,7 +210,9 @@ export function validateInput(input: CampaignInput, create: boolean): CleanInput
   }
   if (/[\r\n]/.test(out.subject ?? '') || /[\r\n]/.test(out.fromName ?? ''))
     throw badRequest('Subject and from name must be on one line');
-  if (input.htmlContent !== undefined) out.htmlContent = input.htmlContent;
+  // Saved as it will be sent: through the e-mail allowlist (the answer shows what was kept).
+  if (input.htmlContent !== undefined)
+    out.htmlContent = input.htmlContent.trim() ? sanitizeEmailHtml(input.htmlContent) : input.htmlContent;
   if (input.textContent !== undefined) out.textContent = input.textContent?.trim() ? input.textContent : null;
   if (input.scheduledAt !== undefined)
     out.scheduledAt = input.scheduledAt === null ? null : new Date(input.scheduledAt);

@@ -98,7 +98,8 @@ export class NewslettersService {
   async create(input: NewsletterInput): Promise<Newsletter> {
     const name = oneLine(input.name ?? '');
     const subject = oneLine(input.subject ?? '');
-    const html = input.htmlContent ?? '';
+    // Saved as it will be sent: through the e-mail allowlist.
+    const html = input.htmlContent?.trim() ? sanitizeEmailHtml(input.htmlContent) : '';
     if (!name || !subject || !html.trim()) throw badRequest(NEWSLETTER_MESSAGES.required);
     if (name.length > NEWSLETTER_LIMITS.name)
       throw badRequest(`Name must be at most ${NEWSLETTER_LIMITS.name} characters`);
@@ -157,7 +158,8 @@ export class NewslettersService {
       preheader: built.preheader.slice(0, NEWSLETTER_LIMITS.preheader) || null,
       fromName: from.name ?? 'Parley',
       fromEmail: from.address,
-      htmlContent: built.html,
+      // The template escapes the post; the allowlist still has the last word, as for any save.
+      htmlContent: sanitizeEmailHtml(built.html),
       textContent: built.text,
       blogPostId: post.id,
       customizations,
