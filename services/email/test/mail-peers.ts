@@ -42,6 +42,9 @@ export async function startSmtpSink(
   opts: {
     users?: Record<string, string> /** Answers each message after this long (a slow server). */;
     delayMs?: number;
+    /** Where it listens (default 127.0.0.1:any): another loopback address is another SMTP host. */
+    host?: string;
+    port?: number;
   } = {},
 ): Promise<SmtpSink> {
   const sink: SmtpSink = { port: 0, received: [], rcpt: () => null, close: async () => {} };
@@ -85,7 +88,13 @@ export async function startSmtpSink(
   // A client that dies mid-conversation (a worker killed by a test) resets its socket: the
   // server reports it as an error event, which without a listener would end the test process.
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
   sink.port = (server.server.address() as AddressInfo).port;
   sink.close = () => new Promise((resolve) => server.close(() => resolve()));
   return sink;
