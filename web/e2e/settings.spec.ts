@@ -419,6 +419,35 @@ test('Testing: the address rules, the toasts, saving, test mode, and the test ma
   }
 });
 
+test('Testing: a save the email service has not applied yet says so, not a plain "saved"', async ({
+  page,
+}) => {
+  await openSettings(page, 'Testing');
+  const mode = page.getByRole('switch', { name: 'Test Environment Mode' });
+  if ((await mode.getAttribute('aria-checked')) === 'true') {
+    await mode.click();
+    await expect(mode).toHaveAttribute('aria-checked', 'false');
+  }
+  // The real save, answered as the settings service answers when the email service has not
+  // confirmed it (stopped, or slower than SETTINGS_APPLY_TIMEOUT_MS).
+  await page.route('**/api/admin/settings', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), pending: ['email'] } });
+  });
+  await mode.click();
+  await expect(toasts(page)).toContainText('Saved, not yet in effect');
+  await expect(toasts(page)).toContainText('The email service has not applied the change yet');
+  await expect(toasts(page)).not.toContainText('Settings updated');
+  expect((await savedSettings(page)).get('test_environment_enabled')?.value).toBe('true');
+  // Confirmed by every copy: the plain 'Settings updated'. Test mode is left off.
+  await page.unroute('**/api/admin/settings');
+  await mode.click();
+  await expect(toasts(page)).toContainText('Settings updated');
+  await expect(mode).toHaveAttribute('aria-checked', 'false');
+  expect((await savedSettings(page)).get('test_environment_enabled')?.value).toBe('false');
+});
+
 test('Diagnostics: Run All Tests staggers the six tests, reports the true state, downloads the report, lists dead letters', async ({
   page,
 }) => {

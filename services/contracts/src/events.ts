@@ -176,3 +176,33 @@ export type DeadLetterInfo = Static<typeof DeadLetterInfo>;
  */
 export const deadLettersSubject = (service: ServiceName, verb: 'list' | 'replay') =>
   `deadletters.${service}.${verb}`;
+
+/**
+ * Services that keep a copy of the settings (built from `settings.setting.changed`) and must
+ * have applied a save before it answers "saved": read-your-writes for what the copy decides
+ * (test mode, test addresses, the SMTP transport). The settings service asks each of them on
+ * `settingsApplySubject` right after the save commits; a consumer of settings.setting.changed
+ * not listed here would serve stale values after a save (a test in services/settings checks
+ * the list against every service's CONSUMES).
+ */
+export const SETTINGS_COPY_HOLDERS = ['email'] as const satisfies readonly ServiceName[];
+
+/**
+ * Request/reply: the settings service hands `service` the settings a save just committed,
+ * each the payload of its `settings.setting.changed` event (the copy keeps the highest
+ * version per key, so this and the event, in either order, leave the same copy). The service
+ * applies them to its copy before answering `SettingsApplyReply`. Not under `settings.>`: that
+ * is the SETTINGS stream's, which would store the request and answer it with its own ack.
+ */
+export const settingsApplySubject = (service: ServiceName) => `apply-settings.${service}`;
+
+export const SettingsApplyRequest = Type.Object({
+  changes: Type.Array(SettingChangedEvent, { minItems: 1, maxItems: 100 }),
+});
+export type SettingsApplyRequest = Static<typeof SettingsApplyRequest>;
+
+export const SettingsApplyReply = Type.Object({
+  /** How many of the changes were newer than the copy (0: it had them already). */
+  applied: Type.Integer({ minimum: 0 }),
+});
+export type SettingsApplyReply = Static<typeof SettingsApplyReply>;

@@ -133,6 +133,12 @@ export const SaveSettingResponse = Type.Object({
   /** False when the value, description and category were already these (no new version). */
   changed: Type.Boolean(),
   setting: SettingEntry,
+  /**
+   * Services that keep a copy of the settings and had not confirmed applying this one when the
+   * save answered (not running, or too slow): it is saved, and reaches them with its event, but
+   * until then they may still act on the previous value. Empty: in force everywhere.
+   */
+  pending: Type.Array(Type.Enum(SERVICE_NAMES)),
 });
 export type SaveSettingResponse = Static<typeof SaveSettingResponse>;
 

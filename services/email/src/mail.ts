@@ -1,4 +1,6 @@
+import { type SettingsApplyReply, SettingsApplyRequest, settingsApplySubject } from '@parley/contracts';
 import { parseSecretKey, type ServiceInstance } from '@parley/kit';
+import { Value } from 'typebox/value';
 import type { EmailContext } from './context.ts';
 import { TokenSigner } from './domain/tokens.ts';
 import { Transports } from './providers/index.ts';
@@ -69,9 +71,25 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
         logger.info({ key: event.payload.key, version: event.payload.version }, 'setting copied');
     },
   });
+  // Read-your-writes: the settings service hands each save to one replica here and answers
+  // "saved" only once it is applied (docs/decisions.md, Settings); the event that follows
+  // finds the copy up to date. Other replicas read the shared table where a save must hold.
+  await deps.respond(settingsApplySubject('email'), async (payload) => {
+    if (!Value.Check(SettingsApplyRequest, payload))
+      throw new Error('apply-settings: the request does not match SettingsApplyRequest');
+    let applied = 0;
+    for (const change of payload.changes)
+      if (await settings.apply(change)) {
+        applied++;
+        logger.info({ key: change.key, version: change.version }, 'setting copied on save');
+      }
+    return { applied } satisfies SettingsApplyReply;
+  });
   await registerTransactional({ deps, db, mail, mailer });
 
-  deps.diagnostic('email-smtp', async () => (await transports.get()).verify());
+  // The transport as saved now, not as this replica last cached it: a diagnostics run right
+  // after an SMTP save checks the new server.
+  deps.diagnostic('email-smtp', async () => (await transports.get({ fresh: true })).verify());
 
   // Each group of routes in its own scope: the unsubscribe and SNS routes read bodies their own way.
   await app.register(async (scope) => {

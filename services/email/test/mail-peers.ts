@@ -46,6 +46,9 @@ export async function startSmtpSink(
     delayMs?: number;
     /** Keeps the bytes of every connection (see SmtpSink.wires). */
     wire?: boolean;
+    /** Where it listens (default 127.0.0.1:any): another loopback address is another SMTP host. */
+    host?: string;
+    port?: number;
   } = {},
 ): Promise<SmtpSink> {
   const sink: SmtpSink = { port: 0, received: [], rcpt: () => null, wires: [], close: async () => {} };
@@ -96,7 +99,13 @@ export async function startSmtpSink(
       sink.wires.push(chunks);
       socket.on('data', (c: Buffer) => chunks.push(c));
     });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
   sink.port = (server.server.address() as AddressInfo).port;
   sink.close = () => new Promise((resolve) => server.close(() => resolve()));
   return sink;

@@ -22,6 +22,7 @@ import {
   type EventBus,
   OutboxRelay,
   pruneInbox,
+  type Responder,
   retryPolicyFrom,
   type Subscription,
 } from './bus/index.ts';
@@ -61,6 +62,11 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
    * the email service's transport. `database` is built in.
    */
   diagnostic(check: string, run: () => Promise<Omit<DiagnosticResult, 'duration'>>): void;
+  /**
+   * Answers requests on `subject` (a request/reply subject named in @parley/contracts); any one
+   * replica of the service answers each request. Stopped with the other responders on shutdown.
+   */
+  respond(subject: string, responder: Responder): Promise<void>;
   /** Registers work to do on shutdown (after the server stopped accepting). */
   onShutdown(fn: () => Promise<void>): void;
 }
@@ -164,6 +170,7 @@ export async function startService<S extends TObject>(
   });
 
   const subscriptions: Subscription[] = [];
+  const responders: Subscription[] = [];
   const shutdownTasks: Array<() => Promise<void>> = [];
   const secret = config.INTERNAL_AUTH_SECRET;
   const checks = new Map<string, () => Promise<Omit<DiagnosticResult, 'duration'>>>();
@@ -202,6 +209,9 @@ export async function startService<S extends TObject>(
       return sub;
     },
     diagnostic: (check, run) => void checks.set(check, run),
+    respond: async (subject, responder) => {
+      responders.push(await bus.respond(subject, module.name, responder));
+    },
     onShutdown: (fn) => shutdownTasks.push(fn),
   });
 
@@ -271,8 +281,8 @@ export async function startService<S extends TObject>(
         clearInterval(inboxTimer);
         await phase('http', app.close(), () => app.server.closeAllConnections());
         await phase(
-          'diagnostics',
-          Promise.all([diagnostics.stop(), deadLetterList.stop(), deadLetterReplay.stop()]),
+          'responders',
+          Promise.all([diagnostics, deadLetterList, deadLetterReplay, ...responders].map((r) => r.stop())),
         );
         await phase('consumers', Promise.allSettled(subscriptions.map((s) => s.stop())));
         await phase('dead-letter replays', replayer.stop());

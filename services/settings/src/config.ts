@@ -25,6 +25,11 @@ export const SettingsEnv = Type.Object({
   /** How long a service may take to answer a diagnostic question, in ms (default 3000). */
   DIAGNOSTICS_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 60_000 })),
   /**
+   * How long a save waits for each service that keeps a copy of the settings to apply it, in
+   * ms (default 3000); past it the save answers with that service as pending.
+   */
+  SETTINGS_APPLY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 60_000 })),
+  /**
    * TEST ONLY — off by default. Comma-separated `ip:port` pairs the brand crawl may reach even
    * though they are loopback or private (a fixture site in tests). Never set in production:
    * every address in it is an SSRF hole for that port.

@@ -13,6 +13,7 @@ import { diagnosticsRoutes } from './routes/diagnostics.ts';
 import { featureDiscoveryRoutes } from './routes/feature-discovery.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { startActivityProjection } from './services/activity-projection.ts';
+import { CopySync } from './services/copy-sync.ts';
 import { FeatureDiscoveryService } from './services/feature-discovery.service.ts';
 
 /**
@@ -48,6 +49,10 @@ export const settingsService = defineService({
     );
     const brand = new BrandService({ repo, logger: deps.logger, refiner, allowPrivate, now: deps.now });
     const probe = new PlatformProbe(deps.bus, deps.config.DIAGNOSTICS_TIMEOUT_MS ?? 3000);
+    const copies = new CopySync(
+      new PlatformProbe(deps.bus, deps.config.SETTINGS_APPLY_TIMEOUT_MS ?? 3000),
+      deps.logger,
+    );
     const activity = new ActivityRepository(deps.pool);
     await startActivityProjection(deps, activity);
     const writer = deps.config.OPENAI_API_KEY
@@ -62,7 +67,7 @@ export const settingsService = defineService({
       logger: deps.logger,
       now: deps.now,
     });
-    const ctx = { deps, config: deps.config, repo, probe, brand, features };
+    const ctx = { deps, config: deps.config, repo, probe, copies, brand, features };
     await settingsRoutes(app, ctx);
     await brandRoutes(app, ctx);
     await diagnosticsRoutes(app, ctx);

@@ -266,6 +266,9 @@ export async function campaignRoutes(
         if (base.status !== 'draft')
           throw new HttpError(409, `${CAMPAIGN_MESSAGES.notDraft}: this campaign is ${base.status}`);
       }
+      // The settings as saved now (the transport and the default sender), and the cache the
+      // delivery below reads refreshed with them: a test right after a save uses the new ones.
+      const transport = await mail.transports.get({ fresh: true });
       const sender = await mail.mailer.sender();
       const merged = {
         subject: b.subject ?? base.subject ?? '',
@@ -316,7 +319,6 @@ export async function campaignRoutes(
           },
         ]),
       );
-      const transport = await mail.transports.get();
       const r = await mail.mailer.deliver(id, { retry: false });
       if (r.result !== 'sent')
         return reply.status(422).send({

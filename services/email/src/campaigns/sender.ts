@@ -232,7 +232,8 @@ export class CampaignSender {
   // ── launching ───────────────────────────────────────────────────────────────
 
   async launch(campaignId: number, req: LaunchRequest): Promise<LaunchResult> {
-    const testSettings = testModeOf(await this.deps.settings.view());
+    // Test mode as saved now (not as this replica last cached it): it decides who gets mail.
+    const testSettings = testModeOf(await this.deps.settings.fresh());
     const testMode = testSettings.enabled || req.testRequested;
     const result = await inTransaction(this.deps.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
@@ -334,7 +335,7 @@ export class CampaignSender {
           );
           return 'held' as const;
         }
-        const test = testModeOf(await this.deps.settings.view());
+        const test = testModeOf(await this.deps.settings.fresh());
         const testMode = s.test_mode || test.enabled;
         const counts = await resolveRecipients(
           client,

@@ -1,5 +1,5 @@
 import type { EmailConfig } from '../config.ts';
-import type { SettingsCopy } from '../repo/settings-copy.repository.ts';
+import type { SettingsCopy, SettingsView } from '../repo/settings-copy.repository.ts';
 import { LocalMailbox } from './local.ts';
 import { SmtpTransport } from './smtp.ts';
 import type { MailTransport } from './transport.ts';
@@ -19,8 +19,15 @@ export class Transports {
     private readonly settings: SettingsCopy,
   ) {}
 
-  async get(): Promise<MailTransport> {
-    const view = await this.settings.view();
+  /**
+   * The transport the settings name. `fresh` reads them from the database (a test email or
+   * diagnostics right after a save); the send paths use the cached copy (at most 2 s old).
+   */
+  async get(opts: { fresh?: boolean } = {}): Promise<MailTransport> {
+    return this.forView(opts.fresh ? await this.settings.fresh() : await this.settings.view());
+  }
+
+  private async forView(view: SettingsView): Promise<MailTransport> {
     const c = this.config;
     const smtpHost = view.get('smtp_host');
     const spec = c.SES_REGION
@@ -44,8 +51,12 @@ export class Transports {
           }
         : undefined;
     if (this.current?.fingerprint === fingerprint) return this.current.transport;
-    // Two sends that notice a change at once share one new transport.
-    if (this.building) return this.building;
+    // Two sends that notice a change at once share one new transport. One being built for
+    // other settings (a cached read racing a fresh one) is waited for, then this one is built.
+    if (this.building) {
+      await this.building.catch(() => {});
+      return this.forView(view);
+    }
     this.building = (async () => {
       const transport: MailTransport =
         spec.kind === 'ses'

@@ -7,7 +7,8 @@ import type pg from 'pg';
  * built from `settings.setting.changed`: per key the event with the highest version wins,
  * so redeliveries and out-of-order deliveries leave the right value, and a new database
  * rebuilds the copy from the stream. Secrets stay sealed in the table and are opened only
- * when used.
+ * when used. The settings service also hands a save to one replica over request/reply before
+ * the save answers (src/mail.ts): the same payloads, applied the same way.
  */
 
 export interface SettingsView {
@@ -20,6 +21,8 @@ const CACHE_MS = 2000;
 
 export class SettingsCopy {
   private cached: { at: number; view: SettingsView } | null = null;
+  /** Grows with every invalidation: a read that began before one must not refill the cache. */
+  private generation = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -48,13 +51,30 @@ export class SettingsCopy {
         e.updatedAt,
       ],
     );
-    if (res.rowCount) this.cached = null;
+    if (res.rowCount) this.invalidate();
     return (res.rowCount ?? 0) > 0;
   }
 
-  /** The current settings; read again at most every 2 s (other replicas apply events too). */
+  /**
+   * The current settings for the hot paths (every message composed or delivered); read again
+   * at most every 2 s, so a change another replica applied may show up to 2 s late here.
+   */
   async view(): Promise<SettingsView> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.view;
+    return this.load();
+  }
+
+  /**
+   * The settings as the database has them now, for the decisions that must follow a save at
+   * once (who a launch goes to under test mode, the transport of a test email or diagnostics):
+   * whichever replica applied the save, it is in the shared table. Refreshes the cache.
+   */
+  async fresh(): Promise<SettingsView> {
+    return this.load();
+  }
+
+  private async load(): Promise<SettingsView> {
+    const generation = this.generation;
     const { rows } = await this.pool.query<{
       key: string;
       value: string | null;
@@ -76,11 +96,12 @@ export class SettingsCopy {
       }
     }
     const view: SettingsView = { values, get: (k) => values.get(k)?.trim() || undefined };
-    this.cached = { at: Date.now(), view };
+    if (generation === this.generation) this.cached = { at: Date.now(), view };
     return view;
   }
 
   invalidate(): void {
+    this.generation++;
     this.cached = null;
   }
 }

@@ -45,7 +45,9 @@ export async function testMailRoutes(
           error: 'Too many emails',
           message: `Please enter at most ${MAX_TEST_EMAILS} test email addresses`,
         });
-      const transport = await transports.get();
+      // The settings as saved now (a test right after an SMTP save tests the new server); the
+      // brand, sender and delivery below read the cache this refreshed.
+      const transport = await transports.get({ fresh: true });
       const brand = await mailer.brand();
       const results = await mailer.sendNow(
         addresses.map((address) => ({
@@ -88,7 +90,7 @@ export async function testMailRoutes(
     async (request, reply) => {
       const [address] = validTestAddresses([request.body.email]);
       if (!address) return reply.status(400).send(noValidEmailsBody());
-      const transport = await transports.get();
+      const transport = await transports.get({ fresh: true });
       const brand = await mailer.brand();
       const [r] = await mailer.sendNow([
         {

@@ -32,6 +32,11 @@ export interface SaveInput {
 export interface SaveResult {
   changed: boolean;
   setting: SettingEntry;
+  /**
+   * The setting as its settings.setting.changed event carries it: the event just enqueued, or
+   * when nothing changed the stored state (the same as its last event), for the copies.
+   */
+  event: SettingChangedEvent;
 }
 
 const COLUMNS = `"key", "value", "description", "category", "secret", "version", "updated_at"`;
@@ -106,8 +111,9 @@ export class SettingsRepository {
         );
         const row = inserted[0];
         if (row) {
-          await enqueueEvent(tx, 'settings.setting.changed', this.eventOf(row));
-          return { changed: true, setting: toEntry(row) };
+          const event = this.eventOf(row);
+          await enqueueEvent(tx, 'settings.setting.changed', event);
+          return { changed: true, setting: toEntry(row), event };
         }
         // Another save created the key meanwhile: it is committed now; update it like any other.
         current = (await lock())[0];
@@ -120,7 +126,7 @@ export class SettingsRepository {
         this.plainOf(current) === value &&
         description === current.description &&
         category === current.category;
-      if (same) return { changed: false, setting: toEntry(current) };
+      if (same) return { changed: false, setting: toEntry(current), event: this.eventOf(current) };
       const updated = await tx.$queryRawUnsafe<SettingRow[]>(
         `UPDATE "settings" SET "value" = $2, "description" = $3, "category" = $4, "secret" = $5,
                 "version" = "version" + 1, "updated_at" = now()
@@ -132,8 +138,9 @@ export class SettingsRepository {
         secret,
       );
       const row = updated[0] as SettingRow;
-      await enqueueEvent(tx, 'settings.setting.changed', this.eventOf(row));
-      return { changed: true, setting: toEntry(row) };
+      const event = this.eventOf(row);
+      await enqueueEvent(tx, 'settings.setting.changed', event);
+      return { changed: true, setting: toEntry(row), event };
     });
   }
 

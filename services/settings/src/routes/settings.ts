@@ -21,7 +21,7 @@ function describeDatabase(url: string): { server: string; database: string } {
 }
 
 export async function settingsRoutes(app: ServiceInstance, ctx: RouteContext) {
-  const { deps, config, repo, probe } = ctx;
+  const { deps, config, repo, probe, copies } = ctx;
 
   app.get(
     '/api/admin/settings',
@@ -50,12 +50,15 @@ export async function settingsRoutes(app: ServiceInstance, ctx: RouteContext) {
         category: body.category?.trim(),
         defaultCategory: defaultCategory(body.key),
       });
+      // Committed. "Saved" also means in force: the services that keep a copy apply it before
+      // this answers (even when unchanged: an earlier save may still be pending there).
+      const pending = await copies.push([result.event]);
       // The key and version only: values (credentials among them) never reach the logs.
       request.log.info(
-        { key: body.key, version: result.setting.version, changed: result.changed },
+        { key: body.key, version: result.setting.version, changed: result.changed, pending },
         'setting saved',
       );
-      return { success: true as const, changed: result.changed, setting: result.setting };
+      return { success: true as const, changed: result.changed, setting: result.setting, pending };
     },
   );
 

@@ -12,6 +12,7 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, errorStatus } from '../../lib/api.ts';
 import { adminQueryRetry, adminRequest } from '../lib/api.ts';
+import { mergePending, type SaveOutcome } from './save-outcome.ts';
 
 /**
  * The settings screen's calls (spec §7; the chosen paths are in the gateway's route table):
@@ -54,19 +55,23 @@ export class SaveError extends Error {
 /**
  * Saves fields one call each, in order (spec §5: only non-empty fields, one call per field);
  * stops at the first refusal. The settings and the brand view are read again afterwards.
+ * Answers which services had not applied the saves yet (the toast says so: savedToast).
  */
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (entries: Array<[key: string, value: string]>) => {
+    mutationFn: async (entries: Array<[key: string, value: string]>): Promise<SaveOutcome> => {
       try {
+        const answers: SaveSettingResponse[] = [];
         for (const [key, value] of entries) {
           try {
-            await saveSetting(key, value);
+            answers.push(await saveSetting(key, value));
           } catch (err) {
             throw new SaveError(key, err);
           }
         }
+        // Saved; the services that had not applied a field yet are named (save-outcome.ts).
+        return { pending: mergePending(answers) };
       } finally {
         void queryClient.invalidateQueries({ queryKey: [SETTINGS_PATH] });
         void queryClient.invalidateQueries({ queryKey: [BRAND_SETTINGS_PATH] });

@@ -14,6 +14,7 @@ import {
 } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { SaveError, useSaveSettings, useSettings } from './api.ts';
+import { savedToast } from './save-outcome.ts';
 
 export interface FieldDef {
   key: string;
@@ -106,8 +107,8 @@ export function SettingsForm({
       return;
     }
     save.mutate(entries, {
-      onSuccess: () => {
-        toast({ title: 'Settings updated', description: 'Your settings have been saved successfully.' });
+      onSuccess: (outcome) => {
+        toast(savedToast(outcome));
         // The password was saved: its field goes back to "leave empty to keep it".
         setValues((v) =>
           v ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecret(k) ? '' : x])) : v,

@@ -15,6 +15,7 @@ import { messageOr } from '../lib/api.ts';
 import { useAdmin } from '../lib/session.tsx';
 import { sendTestEmails, sendTestTracking, serviceUnavailable, useSaveSettings, useSettings } from './api.ts';
 import { EmailServiceNotice } from './email-service-notice.tsx';
+import { savedToast } from './save-outcome.ts';
 import { isUsableTestAddress, parseSavedAddresses } from './testing-rules.ts';
 
 const NO_VALID = { title: 'No valid emails', description: 'Please enter at least one valid email address' };
@@ -116,8 +117,7 @@ export function TestingTab() {
       return;
     }
     save.mutate([['test_email_addresses', JSON.stringify(valid)]], {
-      onSuccess: () =>
-        toast({ title: 'Settings updated', description: 'Your settings have been saved successfully.' }),
+      onSuccess: (outcome) => toast(savedToast(outcome)),
       onError: (err) =>
         toast({
           variant: 'destructive',
@@ -129,8 +129,7 @@ export function TestingTab() {
   const toggleTestMode = () => {
     if (save.isPending) return;
     save.mutate([['test_environment_enabled', testMode ? 'false' : 'true']], {
-      onSuccess: () =>
-        toast({ title: 'Settings updated', description: 'Your settings have been saved successfully.' }),
+      onSuccess: (outcome) => toast(savedToast(outcome)),
       onError: (err) =>
         toast({
           variant: 'destructive',
