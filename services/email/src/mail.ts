@@ -82,6 +82,11 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   await app.register(async (scope) =>
     unsubscribeRoutes(scope, { signer, pool: deps.pool, suppress, mailer }),
   );
+  const topicArns = list(config.SNS_TOPIC_ARNS);
+  if (config.SES_REGION && !topicArns.length)
+    logger.warn(
+      'SNS_TOPIC_ARNS is empty: SES bounce and complaint notifications are refused until it names their topics',
+    );
   await app.register(async (scope) =>
     sesRoutes(scope, {
       pool: deps.pool,
@@ -89,7 +94,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
       suppress,
       logger,
       testOrigins: list(config.SNS_TEST_CERT_ORIGINS),
-      topicArns: list(config.SNS_TOPIC_ARNS),
+      topicArns,
     }),
   );
   return { mailer, transports, settings, tracking, mail, signer };
