@@ -9,6 +9,7 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { type Static, type TObject, Type } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
@@ -63,6 +64,8 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   diagnostic(check: string, run: () => Promise<Omit<DiagnosticResult, 'duration'>>): void;
   /** Registers work to do on shutdown (after the server stopped accepting). */
   onShutdown(fn: () => Promise<void>): void;
+  /** The service's Prometheus registry (served at /metrics): a service adds its own metrics to it. */
+  metrics: Registry;
 }
 
 /** What a service publishes and consumes: its `src/events.ts`, checked by the kit. */
@@ -203,6 +206,7 @@ export async function startService<S extends TObject>(
     },
     diagnostic: (check, run) => void checks.set(check, run),
     onShutdown: (fn) => shutdownTasks.push(fn),
+    metrics: metrics.registry,
   });
 
   // Diagnostics: any replica answers a check of this service (NATS request/reply, or in process).
