@@ -71,7 +71,16 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   });
   await registerTransactional({ deps, db, mail, mailer });
 
-  deps.diagnostic('email-smtp', async () => (await transports.get()).verify());
+  deps.diagnostic('email-smtp', async () => {
+    const transport = await transports.get();
+    try {
+      return await transport.verify();
+    } catch (err) {
+      // The admin sees a coarse message (no port state); the log keeps what happened underneath.
+      logger.warn({ err, transport: transport.description }, 'mail transport check failed');
+      throw err;
+    }
+  });
 
   // Each group of routes in its own scope: the unsubscribe and SNS routes read bodies their own way.
   await app.register(async (scope) => {
