@@ -484,9 +484,10 @@ export async function buildGateway(
       }
     }
     if (!SAFE_METHODS.has(method)) {
-      if (entry.access !== 'signed-webhook') {
+      if (entry.access !== 'signed-webhook' && !entry.signedTokenInPath) {
         // CSRF: a state change must come from our own pages. Browsers send Origin on every
-        // cross-site POST; a foreign one is refused.
+        // cross-site POST; a foreign one is refused. Webhooks and signed-token links carry
+        // their own authority, which a forged cross-site request cannot have.
         const origin = x.headers.origin;
         if (origin && origin !== `${x.protocol}://${x.host}` && !ownOrigins.has(origin)) {
           refuse(reply, 403, 'Forbidden', 'Cross-site request refused.');

@@ -64,6 +64,13 @@ export interface RouteEntry {
    * body cannot defeat it), and such a request never purges the service's cached reads.
    */
   cacheKeyFields?: readonly string[];
+  /**
+   * A public route whose path carries a token the owning service signed and verifies (the
+   * unsubscribe link): the token is the authority, not the browser's origin, so a state change
+   * is accepted whatever Origin it comes with. RFC 8058's one-click POST is sent by the mail
+   * client, from the webmail's origin or `null`, never from ours.
+   */
+  signedTokenInPath?: true;
 }
 
 /**
@@ -94,6 +101,7 @@ const r = (
     | 'bodyLimit'
     | 'upstreamPath'
     | 'purgesEdgeCache'
+    | 'signedTokenInPath'
   > = {},
 ): RouteEntry => ({ method, path, service, access, ...extra });
 
@@ -207,8 +215,9 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/settings/test-email', 'email', 'admin'),
   r('GET', '/api/track/open/:trackingId', 'email', 'public'), // (chosen) open pixel
   r('GET', '/api/track/click/:trackingId', 'email', 'public'), // (chosen) click redirect
-  // (chosen) GET shows the page, POST is RFC 8058 one-click (List-Unsubscribe-Post)
-  r(['GET', 'POST'], '/api/unsubscribe/:token', 'email', 'public'),
+  // (chosen) GET shows the page, POST is RFC 8058 one-click (List-Unsubscribe-Post), sent by
+  // mail clients from their own origin: the signed token authorises it, not the Origin.
+  r(['GET', 'POST'], '/api/unsubscribe/:token', 'email', 'public', { signedTokenInPath: true }),
 
   // ── settings: settings, brand, diagnostics, feature discovery ─────────────────
   r(['GET', 'POST'], '/api/admin/settings', 'settings', 'admin'),

@@ -138,6 +138,7 @@ async function setUp(fast: boolean) {
       BOOKING_URL: upstreamUrl,
       VOICE_URL: upstreamUrl,
       BLOG_URL: upstreamUrl,
+      EMAIL_URL: upstreamUrl,
       // Identity is "deployed" at a port nobody listens on: it is down.
       IDENTITY_URL: `http://127.0.0.1:${await freePort()}`,
       WEB_DIST_DIR: webDir,
@@ -765,6 +766,21 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
     ).toBe(200);
   });
 
+  it("accepts RFC 8058 one-click unsubscribes from a mail client's origin (the signed token is the authority)", async () => {
+    // As Gmail or a webmail posts it: a form body, from its own origin, or `null` from a
+    // sandboxed frame or a privacy setting.
+    for (const origin of ['https://mail.example', 'null']) {
+      const r = await get('/api/unsubscribe/signed-token.abc', {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(r.status, origin).toBe(200);
+      expect(r.json.url).toBe('/api/unsubscribe/signed-token.abc');
+      expect(r.json.method).toBe('POST');
+    }
+  });
+
   it('refuses cross-site state changes (CSRF): foreign Origin, or a cookie change without JSON', async () => {
     const post = (headers: Record<string, string>) =>
       get('/api/contact', {
@@ -777,6 +793,8 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
     expect(foreign.json.message).toBe('Cross-site request refused.');
     expect((await post({ origin: base })).status).toBe(200);
     expect((await post({})).status).toBe(200);
+    // The same refusal covers a public route that has no token of its own...
+    expect((await post({ origin: 'null' })).status).toBe(403);
 
     const admin = { cookie: 'sid=admin-cookie' };
     const form = await get('/api/bookings/b1/status', {

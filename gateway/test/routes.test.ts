@@ -24,6 +24,11 @@ describe('gateway route table', () => {
     }
   });
 
+  it('exempts from the Origin check only public routes whose path carries their signed token', () => {
+    const exempt = ROUTES.filter((r) => r.signedTokenInPath).map((r) => `${r.access} ${r.path}`);
+    expect(exempt).toEqual(['public /api/unsubscribe/:token']);
+  });
+
   it('routes the spec paths to their owners with the right access', () => {
     const find = table();
     const cases: Array<[string, string, string, string]> = [

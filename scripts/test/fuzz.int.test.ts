@@ -9,7 +9,9 @@
  * two workers. Left out: the two operations that end or change the fuzzing admin's own
  * session (logout, change-password): they would turn the rest of the run into 401s. Nothing
  * here costs money: the test platform has no speech, phone, mail or AI provider configured.
- * The seed is printed, so a failure can be replayed (`st run ... --seed <seed>`).
+ * The seed is printed, so a failure can be replayed (`st run ... --seed <seed>`). Beside it,
+ * a sweep of its own sends ids no column can hold to every path parameter of every route
+ * (schemathesis draws within a schema's bounds): each must be refused, never a 5xx.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,26 @@ const EXCLUDED = ['/api/admin/logout', '/api/admin/change-password'];
  * and the gate keeps passing. Seeds already explored are in docs/benchmarks.md.
  */
 const SEED = process.env.FUZZ_SEED ?? '20261123';
+/**
+ * Ids no database column holds: beyond `integer`, beyond `bigint` (2^63 and more), beyond
+ * JavaScript's exact integers (2^53 - 1 itself is the largest a `bigint` id may be), negative,
+ * zero, and not whole.
+ */
+const OUT_OF_RANGE_IDS = [
+  '99999999999999999999',
+  '9223372036854775808',
+  '9223372036854775807',
+  '-9223372036854775809',
+  '2147483648',
+  '9007199254740991',
+  '9007199254740993',
+  '18446744073709551616',
+  '1e400',
+  '-1',
+  '0',
+  '1.5',
+];
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
 describe('API fuzzing (schemathesis against pnpm start)', () => {
   let platform: Platform;
@@ -55,6 +77,46 @@ describe('API fuzzing (schemathesis against pnpm start)', () => {
     await platform?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+
+  it('answers no 5xx to an out-of-range id in any path parameter of any route', async () => {
+    // schemathesis keeps to a schema's bounds (or its own random draws), so the ids a database
+    // column cannot hold are sent here for every parameter, every method, as the admin.
+    const res = await fetch(`${platform.url}/api/openapi.json`, { headers: { cookie } });
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    const failures: string[] = [];
+    let sent = 0;
+    for (const [template, item] of Object.entries(doc.paths)) {
+      const params = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+      if (!params.length || EXCLUDED.includes(template)) continue;
+      for (const method of Object.keys(item).filter((m) => HTTP_METHODS.has(m))) {
+        for (const param of params) {
+          for (const id of OUT_OF_RANGE_IDS) {
+            // The other parameters get an ordinary value, so this one is what the route meets.
+            const path = template.replace(/\{([^}]+)\}/g, (_, name) =>
+              encodeURIComponent(name === param ? id : '1'),
+            );
+            const write = method !== 'get' && method !== 'head';
+            const r = await fetch(`${platform.url}${path}`, {
+              method: method.toUpperCase(),
+              headers: {
+                cookie,
+                'x-requested-with': 'parley',
+                ...(write ? { 'content-type': 'application/json' } : {}),
+              },
+              ...(write ? { body: '{}' } : {}),
+              redirect: 'manual',
+            });
+            await r.arrayBuffer();
+            sent++;
+            if (r.status >= 500) failures.push(`${method.toUpperCase()} ${path} -> ${r.status}`);
+          }
+        }
+      }
+    }
+    console.log(`fuzz (out-of-range ids): ${sent} requests, ${failures.length} 5xx`);
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(OUT_OF_RANGE_IDS.length * 40);
+  }, 240_000);
 
   it('finds no 5xx and no answer that breaks its schema, on every operation', async () => {
     const res = await fetch(`${platform.url}/api/openapi.json`, { headers: { cookie } });

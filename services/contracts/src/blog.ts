@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageOffset } from './http.ts';
+import { PageOffset, UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /** API contracts of the blog service (public reading, admin authoring, AI help, images). */
@@ -78,7 +78,7 @@ export const BlogListQuery = Type.Object({
 export type BlogListQuery = Static<typeof BlogListQuery>;
 
 export const BlogSlugParams = Type.Object({ slug: Type.String({ maxLength: 200 }) });
-export const BlogIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const BlogIdParams = Type.Object({ id: UuidId() });
 
 /**
  * Body of create (POST /api/blog) and update (PATCH /api/admin/blog/{id}, every field

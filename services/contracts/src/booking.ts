@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, COMPANY_SIZES } from './enums.ts';
-import { PageOffset } from './http.ts';
+import { PageOffset, UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /** API contracts of the booking service (public booking + contact, admin management). */
@@ -64,7 +64,7 @@ export type Booking = Static<typeof Booking>;
 export const BookingList = Type.Array(Booking);
 export type BookingList = Static<typeof BookingList>;
 
-export const BookingIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const BookingIdParams = Type.Object({ id: UuidId() });
 
 export const UpdateBookingStatusBody = Type.Object(
   { status: BookingStatusSchema },

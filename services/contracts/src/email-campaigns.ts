@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageOffset } from './http.ts';
+import { PageOffset, RowId } from './http.ts';
 
 /**
  * Events of the email service's campaign and newsletter sends (published by the email
@@ -48,7 +48,7 @@ export type NewsletterSentEvent = Static<typeof NewsletterSentEvent>;
 // ── campaigns: the admin API (spec: email marketing §2 Campaigns tab, §3, §4, §5, §7, §8, §9) ──
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const IntId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const IntId = RowId();
 
 /**
  * A campaign's status. The spec shows draft, scheduled and sent; the service adds sending

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageOffset } from './http.ts';
+import { PageOffset, UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -118,7 +118,7 @@ export const SentMailDetail = Type.Object({
 });
 export type SentMailDetail = Static<typeof SentMailDetail>;
 
-export const MailIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const MailIdParams = Type.Object({ id: UuidId() });
 
 export const TrackingIdParams = Type.Object({ trackingId: Type.String({ maxLength: 200 }) });
 export const ClickQuery = Type.Object({

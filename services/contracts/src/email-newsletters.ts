@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { EngagementReportResponse } from './email-analytics.ts';
 import { CampaignProgress, CampaignStatusSchema } from './email-campaigns.ts';
+import { RowId } from './http.ts';
 
 /**
  * Newsletters (email marketing §2 Newsletter screen, §3 Newsletter entity and stored schema,
@@ -16,7 +17,7 @@ import { CampaignProgress, CampaignStatusSchema } from './email-campaigns.ts';
 const IsoDateTime = Type.String({ format: 'date-time' });
 const Count = Type.Integer({ minimum: 0 });
 const Percent = Type.Number({ minimum: 0 });
-const IntId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const IntId = RowId();
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Spec §9: the send dialog fetches at most this many contacts (beyond it: server-side audiences). */
@@ -185,7 +186,7 @@ export type NewsletterAudience = Static<typeof NewsletterAudience>;
  * selected'. Test mode (asked, or the Test Environment setting) sends to the saved test addresses.
  */
 export const SendNewsletterBody = Type.Object({
-  newsletterId: Type.Optional(Type.Integer()),
+  newsletterId: Type.Optional(IntId),
   contactIds: Type.Optional(Type.Array(IntId, { maxItems: 100_000 })),
   audience: Type.Optional(NewsletterAudience),
   confirmSend: Type.Boolean(),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageOffset } from './http.ts';
+import { PageOffset, RowId, UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -128,7 +128,7 @@ export const AddressBookInput = Type.Object({
 });
 export type AddressBookInput = Static<typeof AddressBookInput>;
 
-export const AddressBookIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export const AddressBookIdParams = Type.Object({ id: RowId() });
 export type AddressBookIdParams = Static<typeof AddressBookIdParams>;
 
 export const DeletedResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
@@ -167,7 +167,7 @@ export const ContactListQuery = Type.Object({
   /** Contains-search over name, email and company (case-insensitive). */
   q: Type.Optional(Type.String({ maxLength: AUDIENCE_LIMITS.search })),
   status: Type.Optional(ContactStatusSchema),
-  addressBookId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  addressBookId: Type.Optional(RowId()),
 });
 export type ContactListQuery = Static<typeof ContactListQuery>;
 export const BookContactsQuery = Type.Omit(ContactListQuery, ['addressBookId']);
@@ -187,7 +187,8 @@ export type ContactListMeta = Static<typeof ContactListMeta>;
 export const ContactList = Type.Object({ contacts: Type.Array(Contact), meta: ContactListMeta });
 export type ContactList = Static<typeof ContactList>;
 
-export const ContactIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** Contacts are `bigserial`: their ids go beyond `integer`. */
+export const ContactIdParams = Type.Object({ id: RowId('bigint') });
 export type ContactIdParams = Static<typeof ContactIdParams>;
 
 export const ResubscribeResponse = Type.Object({
@@ -242,13 +243,13 @@ export const ImportJobList = Type.Object({ imports: Type.Array(ImportJob) });
 export type ImportJobList = Static<typeof ImportJobList>;
 
 export const ImportListQuery = Type.Object({
-  addressBookId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  addressBookId: Type.Optional(RowId()),
   status: Type.Optional(ImportStatusSchema),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
 export type ImportListQuery = Static<typeof ImportListQuery>;
 
-export const ImportIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const ImportIdParams = Type.Object({ id: UuidId() });
 export type ImportIdParams = Static<typeof ImportIdParams>;
 
 /**
@@ -275,7 +276,7 @@ export const ManualImportBody = Type.Object({
   /** One contact per line: email, firstName, lastName, company, phone (comma separated). */
   contacts: Type.String({ maxLength: AUDIENCE_LIMITS.manualText }),
   /** Target book; the default address book when absent. */
-  addressBookId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  addressBookId: Type.Optional(RowId()),
 });
 export type ManualImportBody = Static<typeof ManualImportBody>;
 

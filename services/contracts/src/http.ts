@@ -19,3 +19,18 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export const PAGE_OFFSET_MAX = 10_000_000;
 export const PageOffset = () =>
   Type.Optional(Type.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0 }));
+
+/**
+ * Every id a client names (a path parameter, a query, a body) is one of these. A row id is a
+ * whole number bounded by the column it is looked up in: PostgreSQL refuses a value beyond
+ * `integer` or `bigint` with an error (a 500), and a JSON number beyond 2^53 is no longer the
+ * id anyone meant. So a wild id (`99999999999999999999`, `9223372036854775808`) is a 400 at
+ * validation, as a wild `PageOffset` is; `scripts/test/fuzz.int.test.ts` sends such ids to
+ * every path parameter of every route.
+ */
+export const ROW_ID_MAX = { integer: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER } as const;
+/** A row id of a `serial` (`integer`) column, or of a `bigserial` (`bigint`) one. */
+export const RowId = (column: keyof typeof ROW_ID_MAX = 'integer') =>
+  Type.Integer({ minimum: 1, maximum: ROW_ID_MAX[column] });
+/** A row id of a `uuid` column. */
+export const UuidId = () => Type.String({ format: 'uuid' });

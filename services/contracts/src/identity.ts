@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ADMIN_ROLES } from './enums.ts';
+import { UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -85,7 +86,7 @@ export type AdminUser = Static<typeof AdminUser>;
 export const AdminUserList = Type.Array(AdminUser);
 export type AdminUserList = Static<typeof AdminUserList>;
 
-export const AdminUserIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const AdminUserIdParams = Type.Object({ id: UuidId() });
 export type AdminUserIdParams = Static<typeof AdminUserIdParams>;
 
 export const CreateAdminUserBody = Type.Object({

@@ -21,7 +21,10 @@ export const EmailEnv = Type.Object({
   SES_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** SES configuration set (event publishing to SNS). */
   SES_CONFIGURATION_SET: Type.Optional(Type.String({ minLength: 1 })),
-  /** SNS topics whose notifications are accepted (comma separated ARNs); absent = any topic. */
+  /**
+   * SNS topics whose notifications (and subscription confirmations) are accepted, comma
+   * separated ARNs; absent = none: every SNS message is refused.
+   */
   SNS_TOPIC_ARNS: Type.Optional(Type.String()),
   /**
    * TESTS ONLY: origins besides https://sns.<region>.amazonaws.com from which signing

@@ -89,7 +89,16 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
 
   // The transport as saved now, not as this replica last cached it: a diagnostics run right
   // after an SMTP save checks the new server.
-  deps.diagnostic('email-smtp', async () => (await transports.get({ fresh: true })).verify());
+  deps.diagnostic('email-smtp', async () => {
+    const transport = await transports.get({ fresh: true });
+    try {
+      return await transport.verify();
+    } catch (err) {
+      // The admin sees a coarse message (no port state); the log keeps what happened underneath.
+      logger.warn({ err, transport: transport.description }, 'mail transport check failed');
+      throw err;
+    }
+  });
 
   // Each group of routes in its own scope: the unsubscribe and SNS routes read bodies their own way.
   await app.register(async (scope) => {
@@ -100,6 +109,11 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   await app.register(async (scope) =>
     unsubscribeRoutes(scope, { signer, pool: deps.pool, suppress, mailer }),
   );
+  const topicArns = list(config.SNS_TOPIC_ARNS);
+  if (config.SES_REGION && !topicArns.length)
+    logger.warn(
+      'SNS_TOPIC_ARNS is empty: SES bounce and complaint notifications are refused until it names their topics',
+    );
   await app.register(async (scope) =>
     sesRoutes(scope, {
       pool: deps.pool,
@@ -107,7 +121,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
       suppress,
       logger,
       testOrigins: list(config.SNS_TEST_CERT_ORIGINS),
-      topicArns: list(config.SNS_TOPIC_ARNS),
+      topicArns,
     }),
   );
   return { mailer, transports, settings, tracking, mail, signer };

@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { isTrustedSnsUrl, type SnsMessage, sesOutcomeOf, stringToSign } from '../src/domain/sns.ts';
+import {
+  isTrustedSnsUrl,
+  type SnsMessage,
+  SnsVerificationError,
+  sesOutcomeOf,
+  stringToSign,
+  verifySnsMessage,
+} from '../src/domain/sns.ts';
+
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:ses-notifications';
+const message = (over: Partial<SnsMessage> = {}): SnsMessage => ({
+  Type: 'Notification',
+  MessageId: 'm-1',
+  TopicArn: TOPIC,
+  Message: '{}',
+  Timestamp: new Date().toISOString(),
+  SignatureVersion: '2',
+  Signature: 'c2ln',
+  SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-abc.pem',
+  ...over,
+});
 
 describe('SNS message rules', () => {
   it('fetches certificates only over https from SNS hosts (or a test origin given explicitly)', () => {
@@ -18,6 +38,37 @@ describe('SNS message rules', () => {
     ])
       expect(isTrustedSnsUrl(url), url).toBe(false);
     expect(isTrustedSnsUrl('http://127.0.0.1:9999/cert.pem', ['http://127.0.0.1:9999'])).toBe(true);
+  });
+
+  it('refuses every message when no topic is configured, and any foreign topic, before fetching a certificate', async () => {
+    const fetched: string[] = [];
+    const certificate = async (url: string) => {
+      fetched.push(url);
+      return 'no certificate';
+    };
+    const refusal = (m: SnsMessage, topicArns?: string[]) =>
+      verifySnsMessage(m, { certificate, ...(topicArns ? { topicArns } : {}) }).then(
+        () => null,
+        (e: unknown) => (e instanceof SnsVerificationError ? e.message : `unexpected ${String(e)}`),
+      );
+    const confirmation = message({ Type: 'SubscriptionConfirmation', SubscribeURL: 'https://x', Token: 't' });
+    for (const m of [message(), confirmation]) {
+      expect(await refusal(m)).toMatch(/no SNS topic is configured/);
+      expect(await refusal(m, [])).toMatch(/no SNS topic is configured/);
+      expect(await refusal(m, ['arn:aws:sns:us-east-1:999999999999:other'])).toMatch(
+        /not one we subscribed to/,
+      );
+    }
+    // The other cheap checks come before the fetch too.
+    expect(await refusal(message({ SignatureVersion: '3' }), [TOPIC])).toMatch(/SignatureVersion/);
+    expect(await refusal(message({ Timestamp: '2020-01-01T00:00:00Z' }), [TOPIC])).toMatch(/too old/);
+    expect(await refusal(message({ SigningCertURL: 'https://evil.example/c.pem' }), [TOPIC])).toMatch(
+      /SigningCertURL/,
+    );
+    expect(fetched).toEqual([]);
+    // A configured topic gets as far as the certificate (here no certificate: refused, not thrown).
+    expect(await refusal(message(), [TOPIC])).toBe('the signing certificate is unreadable');
+    expect(fetched).toHaveLength(1);
   });
 
   it('builds the canonical string of each message type in AWS order', () => {

@@ -32,8 +32,12 @@ let t: EmailUnderTest;
 let db: pg.Pool;
 let certServer: Server;
 let certOrigin: string;
+/** An origin allow-listed like certOrigin where nothing listens (a certificate SNS cannot serve). */
+let deadOrigin: string;
 let keyPem: string;
 const confirmations: string[] = [];
+/** Every request the certificate server got (certificates are cached per URL by the service). */
+const certRequests: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(MOTO))
@@ -77,7 +81,12 @@ beforeAll(async () => {
   keyPem = readFileSync(join(dir, 'key.pem'), 'utf8');
   const certPem = readFileSync(join(dir, 'cert.pem'), 'utf8');
   certServer = createServer((req, res) => {
-    if (req.url === '/cert.pem') return void res.end(certPem);
+    certRequests.push(req.url ?? '');
+    if (req.url?.startsWith('/cert.pem')) return void res.end(certPem);
+    if (req.url === '/cert-500.pem') {
+      res.statusCode = 500;
+      return void res.end('internal error');
+    }
     if (req.url?.startsWith('/confirm')) {
       confirmations.push(req.url);
       return void res.end('<ConfirmSubscriptionResponse/>');
@@ -87,6 +96,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => certServer.listen(0, '127.0.0.1', r));
   certOrigin = `http://127.0.0.1:${(certServer.address() as AddressInfo).port}`;
+  deadOrigin = `http://127.0.0.1:${await freePort()}`;
 
   t = await startEmail('email_ses', {
     SES_REGION: REGION,
@@ -94,7 +104,8 @@ beforeAll(async () => {
     SES_ACCESS_KEY_ID: 'testing',
     SES_SECRET_ACCESS_KEY: 'testing',
     MAIL_FROM_EMAIL: SENDER,
-    SNS_TEST_CERT_ORIGINS: certOrigin,
+    SNS_TEST_CERT_ORIGINS: `${certOrigin},${deadOrigin}`,
+    SNS_TOPIC_ARNS: `${TOPIC}, arn:aws:sns:us-east-1:123456789012:other-ses-topic`,
   });
   db = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
 });
@@ -337,6 +348,86 @@ describe('SES notifications through SNS', () => {
     expect(tr.rows[0].status).toBe('bounced');
   });
 
+  it('refuses genuinely signed messages and subscriptions of a topic not configured, fetching nothing', async () => {
+    // Anyone can have SNS sign for a topic of their own: the signature is real, the topic is not ours.
+    const theirs = 'arn:aws:sns:us-east-1:666666666666:attacker-topic';
+    const sent = await sendThroughSes('victim@example.com');
+    const certUrl = `${certOrigin}/cert.pem?foreign-topic`;
+    const forged = signed(
+      {
+        Type: 'Notification',
+        MessageId: randomUUID(),
+        TopicArn: theirs,
+        Message: JSON.stringify(bounce(sent.sesMessageId, 'victim@example.com', 'Permanent')),
+        Timestamp: new Date().toISOString(),
+      },
+      '2',
+      certUrl,
+    );
+    const subscribe = signed(
+      {
+        Type: 'SubscriptionConfirmation',
+        MessageId: randomUUID(),
+        TopicArn: theirs,
+        Message: 'You have chosen to subscribe to the topic.',
+        Timestamp: new Date().toISOString(),
+        Token: 'evil',
+        SubscribeURL: `${certOrigin}/confirm?Action=ConfirmSubscription&Token=evil`,
+      },
+      '2',
+      certUrl,
+    );
+    const before = confirmations.length;
+    for (const m of [forged, subscribe]) {
+      const r = await post(m);
+      expect(r.status).toBe(403);
+      expect(r.json.message).toContain('not one we subscribed to');
+    }
+    expect(certRequests).not.toContain('/cert.pem?foreign-topic');
+    expect(confirmations).toHaveLength(before);
+    expect(
+      (
+        await db.query(
+          `SELECT 1 FROM "mail_address_states" WHERE "address" = 'victim@example.com' AND "hard_bounced_at" IS NOT NULL`,
+        )
+      ).rowCount,
+    ).toBe(0);
+  });
+
+  it('answers 503 with Retry-After (SNS retries) when the certificate cannot be fetched, never 500', async () => {
+    const sent = await sendThroughSes('later@example.com');
+    const body = bounce(sent.sesMessageId, 'later@example.com', 'Permanent');
+    const at = (certUrl: string) =>
+      signed(
+        {
+          Type: 'Notification',
+          MessageId: randomUUID(),
+          TopicArn: TOPIC,
+          Message: JSON.stringify(body),
+          Timestamp: new Date().toISOString(),
+        },
+        '2',
+        certUrl,
+      );
+    for (const url of [`${deadOrigin}/cert.pem`, `${certOrigin}/cert-500.pem`]) {
+      const r = await post(at(url));
+      expect(r.status, url).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('60');
+      expect(r.json.error).toBe('Service Unavailable');
+    }
+    // A URL that names no certificate is the message's fault: refused.
+    expect((await post(at(`${certOrigin}/missing.pem`))).status).toBe(403);
+    expect(
+      (
+        await db.query(
+          `SELECT 1 FROM "mail_address_states" WHERE "address" = 'later@example.com' AND "hard_bounced_at" IS NOT NULL`,
+        )
+      ).rowCount,
+    ).toBe(0);
+    // Once the certificate is there, SNS's retry goes through.
+    expect((await post(at(`${certOrigin}/cert.pem`))).json.message).toBe('Recorded bounce');
+  });
+
   it('refuses forged, altered, stale and foreign-certificate messages with 403 and records nothing', async () => {
     const sent = await sendThroughSes('target@example.com');
     const good = notification(bounce(sent.sesMessageId, 'target@example.com', 'Permanent'));
@@ -383,5 +474,56 @@ describe('SES notifications through SNS', () => {
     ).toBe(0);
     // The genuine message still goes through.
     expect((await post(good)).json.message).toBe('Recorded bounce');
+  });
+});
+
+describe('SES notifications with no SNS topic configured (the default)', () => {
+  let bare: EmailUnderTest;
+  beforeAll(async () => {
+    bare = await startEmail('email_ses_no_topics', { SNS_TEST_CERT_ORIGINS: certOrigin });
+  });
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  it('refuses every message and confirms no subscription, fetching no certificate', async () => {
+    const certUrl = `${certOrigin}/cert.pem?no-topics`;
+    const messages = [
+      signed(
+        {
+          Type: 'SubscriptionConfirmation',
+          MessageId: randomUUID(),
+          TopicArn: TOPIC,
+          Message: 'You have chosen to subscribe to the topic.',
+          Timestamp: new Date().toISOString(),
+          Token: 'tok-none',
+          SubscribeURL: `${certOrigin}/confirm?Action=ConfirmSubscription&Token=tok-none`,
+        },
+        '2',
+        certUrl,
+      ),
+      signed(
+        {
+          Type: 'Notification',
+          MessageId: randomUUID(),
+          TopicArn: TOPIC,
+          Message: JSON.stringify(bounce('ses-id', 'anyone@example.com', 'Permanent')),
+          Timestamp: new Date().toISOString(),
+        },
+        '2',
+        certUrl,
+      ),
+    ];
+    const before = confirmations.length;
+    for (const m of messages) {
+      const r = await bare.call('POST', '/api/email/ses/notifications', JSON.stringify(m), {
+        'content-type': 'text/plain; charset=UTF-8',
+        'x-amz-sns-message-type': m.Type,
+      });
+      expect(r.status).toBe(403);
+      expect(r.json.message).toContain('SNS_TOPIC_ARNS');
+    }
+    expect(confirmations).toHaveLength(before);
+    expect(certRequests).not.toContain('/cert.pem?no-topics');
   });
 });

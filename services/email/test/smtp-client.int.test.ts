@@ -2,7 +2,13 @@ import net, { type AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classify } from '../src/providers/smtp.ts';
-import { dotStuffed, SmtpNetworkError, SmtpPool, SmtpReplyError } from '../src/providers/smtp-client.ts';
+import {
+  dotStuffed,
+  SmtpCommandError,
+  SmtpNetworkError,
+  SmtpPool,
+  SmtpReplyError,
+} from '../src/providers/smtp-client.ts';
 
 /**
  * The pipelining SMTP client against real peers: smtp-server (the SMTP server of the
@@ -24,10 +30,12 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-async function server(options: SMTPServerOptions & { refuse?: (to: string) => number | null } = {}) {
+async function server(
+  options: SMTPServerOptions & { refuse?: (to: string) => number | null; listenHost?: string } = {},
+) {
   const got: Got[] = [];
   let connections = 0;
-  const { refuse, ...rest } = options;
+  const { refuse, listenHost, ...rest } = options;
   const s = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -62,11 +70,37 @@ async function server(options: SMTPServerOptions & { refuse?: (to: string) => nu
       });
     },
   });
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => s.listen(0, listenHost ?? '127.0.0.1', r));
   closers.push(() => new Promise((r) => s.close(() => r(undefined))));
   const port = (s.server.address() as AddressInfo).port;
   return { port, got, connections: () => connections };
 }
+
+/** A plain TCP server for the tests of what is not SMTP (or not yet): `onSocket` plays the peer. */
+async function tcp(onSocket: (socket: net.Socket) => void) {
+  const sockets = new Set<net.Socket>();
+  const srv = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  closers.push(
+    () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        srv.close(() => r(undefined));
+      }),
+  );
+  return (srv.address() as AddressInfo).port;
+}
+
+/** A name that resolves to these addresses (the system resolver is not asked). */
+const resolvesTo =
+  (...addresses: string[]) =>
+  async () =>
+    addresses.map((address) => ({ address }));
 
 const message = (subject: string) =>
   Buffer.from(`From: <a@parley.test>\r\nTo: <b@example.test>\r\nSubject: ${subject}\r\n\r\nHello.\r\n`);
@@ -350,6 +384,184 @@ describe('SMTP client, when the line drops', () => {
       .send('a@parley.test', ['b@example.test'], message('x'))
       .catch((e: unknown) => e);
     expect(classify(err)).toMatchObject({ permanent: false, connection: false, responseCode: 421 });
+  });
+});
+
+describe('SMTP client: what it refuses to do', () => {
+  it('never sends the password when a man in the middle strips STARTTLS from the EHLO answer', async () => {
+    // A real server offering STARTTLS and AUTH, behind a proxy that strikes STARTTLS from its
+    // EHLO answer (as an attacker on the path would) and records what the client sends.
+    const auths: string[] = [];
+    const peer = await server({
+      authOptional: false,
+      onAuth: (auth, _s, cb) => {
+        auths.push(auth.username ?? '');
+        cb(null, { user: auth.username });
+      },
+    });
+    const sent: string[] = [];
+    const strip = (reply: string) => {
+      const lines = reply.split('\r\n');
+      const kept = lines.filter((l) => !/^250[- ]STARTTLS$/i.test(l));
+      // The struck line may have been the last one of the answer: the new last says so.
+      const last = kept.length - 2;
+      if (kept.length !== lines.length && last >= 0 && /^250-/.test(kept[last] ?? ''))
+        kept[last] = `250 ${(kept[last] as string).slice(4)}`;
+      return kept.join('\r\n');
+    };
+    const proxyPort = await tcp((client) => {
+      const upstream = net.connect(peer.port, '127.0.0.1');
+      upstream.on('error', () => client.destroy());
+      client.on('data', (d: Buffer) => {
+        sent.push(d.toString('latin1'));
+        upstream.write(d);
+      });
+      upstream.on('data', (d: Buffer) => client.write(strip(d.toString('latin1'))));
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    const err = await pool(proxyPort, {
+      host: 'relay.example.test',
+      lookup: resolvesTo('127.0.0.1'),
+      ignoreTLS: false,
+      username: 'sam',
+      password: 'the secret',
+    })
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SmtpNetworkError);
+    expect(err).toMatchObject({ stage: 'starttls', code: 'ETLSREQUIRED' });
+    expect((err as Error).message).toContain('offered no TLS');
+    expect(classify(err)).toMatchObject({ connection: true, permanent: false });
+    const wire = sent.join('');
+    expect(wire).toContain('EHLO ');
+    expect(wire).not.toMatch(/AUTH/i);
+    expect(wire).not.toContain(Buffer.from('\u0000sam\u0000the secret').toString('base64'));
+    expect(auths).toEqual([]);
+    expect(peer.got).toEqual([]);
+
+    // Not stripped, the same path signs in inside TLS.
+    await pool(peer.port, {
+      host: 'relay.example.test',
+      lookup: resolvesTo('127.0.0.1'),
+      ignoreTLS: false,
+      tls: { rejectUnauthorized: false },
+      username: 'sam',
+      password: 'the secret',
+    }).send('a@parley.test', ['b@example.test'], message('secure'));
+    expect(peer.got[0]).toMatchObject({ user: 'sam', secure: true });
+  });
+
+  it('signs in without TLS only to a relay on this machine (loopback host, loopback connection)', async () => {
+    const peer = await server({
+      disabledCommands: ['STARTTLS'],
+      authOptional: false,
+      onAuth: (auth, _s, cb) => cb(null, { user: auth.username }),
+    });
+    const creds = { username: 'sam', password: 'the secret', ignoreTLS: false };
+    for (const host of ['127.0.0.1', 'localhost', '2130706433'])
+      await pool(peer.port, { host, ...creds }).send('a@parley.test', ['b@example.test'], message(host));
+    expect(peer.got.map((g) => g.user)).toEqual(['sam', 'sam', 'sam']);
+    // The same server under a name of the network: no.
+    const err = await pool(peer.port, {
+      host: 'mail.internal.test',
+      lookup: resolvesTo('127.0.0.1'),
+      ...creds,
+    })
+      .send('a@parley.test', ['b@example.test'], message('x'))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'ETLSREQUIRED' });
+    expect(peer.got).toHaveLength(3);
+  });
+
+  it('refuses a line break, control character or <> in MAIL FROM or RCPT TO before anything is sent', async () => {
+    const peer = await server();
+    const p = pool(peer.port);
+    const cases: Array<[string, string[], 'mail' | 'rcpt']> = [
+      ['a@parley.test\r\nRCPT TO:<evil@example.test>', ['b@example.test'], 'mail'],
+      ['a@parley.test\r', ['b@example.test'], 'mail'],
+      ['a@parley.test>', ['b@example.test'], 'mail'],
+      ['a@parley.test', ['b@example.test>\r\nDATA'], 'rcpt'],
+      ['a@parley.test', ['ok@example.test', 'b@example.test\nRSET'], 'rcpt'],
+      ['a@parley.test', ['b@example.test\u0000'], 'rcpt'],
+    ];
+    for (const [from, to, stage] of cases) {
+      const err = await p.send(from, to, message('x')).catch((e: unknown) => e);
+      expect(err, JSON.stringify([from, to])).toBeInstanceOf(SmtpCommandError);
+      expect(err).toMatchObject({ stage });
+      expect(classify(err)).toMatchObject({ permanent: true, recipientRefused: false, connection: false });
+    }
+    expect(peer.connections()).toBe(0);
+    await p.send('a@parley.test', ['b@example.test'], message('clean'));
+    expect(peer.got.map((g) => g.to)).toEqual([['b@example.test']]);
+  });
+
+  it('refuses link-local, cloud metadata and unspecified addresses at connect time, in every spelling and behind names', async () => {
+    const peer = await server();
+    const refused: Array<[string, Partial<ConstructorParameters<typeof SmtpPool>[0]>]> = [
+      ['169.254.169.254', {}],
+      ['169.254.43518', {}],
+      ['2852039166', {}],
+      ['0xA9FEA9FE', {}],
+      ['0251.0376.0251.0376', {}],
+      ['[::ffff:169.254.169.254]', {}],
+      ['[fe80::1]', {}],
+      ['0.0.0.0', {}],
+      ['0', {}],
+      ['[::]', {}],
+      ['100.100.100.200', {}],
+      ['metadata.attacker.test', { lookup: resolvesTo('169.254.169.254') }],
+      ['dual.attacker.test', { lookup: resolvesTo('127.0.0.1', 'fd00:ec2::254') }],
+    ];
+    for (const [host, extra] of refused) {
+      const p = pool(peer.port, { host, ...extra });
+      const err = await p.send('a@parley.test', ['b@example.test'], message('x')).catch((e: unknown) => e);
+      expect(err, host).toMatchObject({ stage: 'connect', code: 'EHOSTPOLICY' });
+      expect((err as Error).message, host).toMatch(/is refused: it is an? .+ address/);
+      expect(await p.verify().catch((e: unknown) => (e as Error).message), host).toMatch(/is refused/);
+    }
+    expect(peer.connections()).toBe(0);
+  });
+
+  it('connects to loopback in any spelling, IPv6 in brackets included ([::1] was ENOTFOUND)', async () => {
+    const v4 = await server();
+    for (const host of ['127.0.0.1', '2130706433', '0x7f.1', 'localhost'])
+      await pool(v4.port, { host }).send('a@parley.test', ['b@example.test'], message(host));
+    expect(v4.got).toHaveLength(4);
+    const v6 = await server({ listenHost: '::1' });
+    await pool(v6.port, { host: '[::1]' }).send('a@parley.test', ['b@example.test'], message('v6'));
+    expect(v6.got).toHaveLength(1);
+  });
+
+  it('tells no port state before EHLO: closed, silent, closing and other protocols all read the same', async () => {
+    const silent = await tcp(() => {});
+    // A closed port: one that was free a moment ago.
+    const free = net.createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const freePort = (free.address() as AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    const ports = {
+      closed: freePort,
+      silent,
+      hangsUp: await tcp((s) => s.destroy()),
+      ssh: await tcp((s) => s.write('SSH-2.0-OpenSSH_9.6p1 Debian-3\r\n')),
+      // Greets like SMTP (FTP does), then understands neither EHLO nor HELO.
+      ftp: await tcp((s) => {
+        s.write('220 ProFTPD Server (Debian) ready\r\n');
+        s.on('data', () => s.write('500 command not understood\r\n'));
+      }),
+      refusing: await tcp((s) => s.end('554 5.3.2 no service for you\r\n')),
+    };
+    for (const [what, port] of Object.entries(ports)) {
+      const p = pool(port, { socketTimeoutMs: 300, connectionTimeoutMs: 1000 });
+      const expected = `could not connect to an SMTP server at 127.0.0.1:${port}`;
+      const sendErr = await p
+        .send('a@parley.test', ['b@example.test'], message('x'))
+        .catch((e: unknown) => e);
+      expect((sendErr as Error).message, what).toBe(expected);
+      expect(classify(sendErr), what).toMatchObject({ connection: true, permanent: false });
+      expect(await p.verify().catch((e: unknown) => (e as Error).message), what).toBe(expected);
+    }
   });
 });
 

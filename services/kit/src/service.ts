@@ -9,6 +9,7 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { type Static, type TObject, Type } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
@@ -69,6 +70,8 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   respond(subject: string, responder: Responder): Promise<void>;
   /** Registers work to do on shutdown (after the server stopped accepting). */
   onShutdown(fn: () => Promise<void>): void;
+  /** The service's Prometheus registry (served at /metrics): a service adds its own metrics to it. */
+  metrics: Registry;
 }
 
 /** What a service publishes and consumes: its `src/events.ts`, checked by the kit. */
@@ -213,6 +216,7 @@ export async function startService<S extends TObject>(
       responders.push(await bus.respond(subject, module.name, responder));
     },
     onShutdown: (fn) => shutdownTasks.push(fn),
+    metrics: metrics.registry,
   });
 
   // Diagnostics: any replica answers a check of this service (NATS request/reply, or in process).

@@ -72,6 +72,53 @@ describe('known setting keys are checked by type', () => {
     expect(problem('company_phone', 'call us')).toBe('company_phone must be a phone number');
   });
 
+  it('refuses link-local, cloud metadata and unspecified SMTP hosts in every spelling; loopback and private relays stay', () => {
+    for (const host of [
+      '169.254.169.254',
+      '169.254.43518',
+      '2852039166',
+      '0xA9FEA9FE',
+      '0xA9.0xFE.0xA9.0xFE',
+      '0251.0376.0251.0376',
+      '169.254.169.254.',
+      '[::ffff:169.254.169.254]',
+      '[::ffff:a9fe:a9fe]',
+      '::ffff:a9fe:a9fe',
+      '[64:ff9b::a9fe:a9fe]',
+      '[::a9fe:a9fe]',
+      '[fe80::1]',
+      '[fd00:ec2::254]',
+      '100.100.100.200',
+      'metadata.google.internal',
+      '0.0.0.0',
+      '0',
+      '[::]',
+      '224.0.0.251',
+    ]) {
+      const msg = problem('smtp_host', host);
+      expect(msg, host).toMatch(/^smtp_host must be a mail server: an? .+ is refused/);
+      expect(msg, host).not.toContain(host);
+    }
+    for (const host of [
+      'smtp.example.com',
+      'localhost',
+      '127.0.0.1',
+      '2130706433',
+      '0x7f000001',
+      '127.1',
+      '[::1]',
+      '::1',
+      '10.0.0.25',
+      '192.168.1.2',
+      '172.20.0.3',
+      '[fd12:3456::25]',
+      '8.8.8.8',
+    ])
+      expect(problem('smtp_host', host), host).toBeNull();
+    for (const host of ['smtp.example.com:25', '[fe80::1%eth0]', '[127.0.0.1]', 'user@smtp.example.com'])
+      expect(problem('smtp_host', host), host).toBe('smtp_host must be a host name such as smtp.example.com');
+  });
+
   it('a password is taken exactly as typed, and its message never repeats it', () => {
     expect(normaliseValue('smtp_password', '  spaced secret  ')).toBe('  spaced secret  ');
     expect(problem('smtp_password', 'hunter2')).toBeNull();

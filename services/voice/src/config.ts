@@ -8,6 +8,15 @@ export const VoiceEnv = Type.Object({
   /** ElevenLabs speaks when set; the local eSpeak NG engine otherwise. */
   ELEVENLABS_API_KEY: Type.Optional(Type.String({ minLength: 10 })),
   ELEVENLABS_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Base URL of ElevenLabs' API (default https://api.elevenlabs.io): a proxy, or a local stand-in. */
+  ELEVENLABS_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*)?$' })),
+  /**
+   * The global budget of a paid speech engine (ElevenLabs), all replicas together: characters
+   * per UTC minute (default 5,000) and per UTC day (default 100,000). Past either, syntheses
+   * that are not in the cache answer 429. The local engine costs nothing and has no budget.
+   */
+  TTS_PAID_CHARS_PER_MINUTE: Type.Optional(Type.Integer({ minimum: 1 })),
+  TTS_PAID_CHARS_PER_DAY: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Voice list as JSON [{"id","name"}, ...]; the first is the default. Default: the nine legacy voices. */
   VOICE_CATALOG: Type.Optional(Type.String({ minLength: 2 })),
   /** Voice of the customer side of scripted demos (a name or id of the catalog; default Josh). */
@@ -41,6 +50,8 @@ export interface VoiceSettings {
   defaultVoice: VoiceEntry;
   customerVoice: VoiceEntry;
   ttsRateLimit: number;
+  /** Characters a paid engine may speak per UTC minute and per UTC day, all replicas together. */
+  paidBudget: { minute: number; day: number };
   memoryCacheBytes: number;
   /** The shared (database) speech cache's bounds and how often they are enforced. */
   speechCache: { maxBytes: number; maxAgeDays: number; pruneEveryMs: number };
@@ -75,6 +86,10 @@ export function settingsFrom(config: VoiceConfig): VoiceSettings {
     defaultVoice,
     customerVoice,
     ttsRateLimit: config.TTS_RATE_LIMIT ?? 120,
+    paidBudget: {
+      minute: config.TTS_PAID_CHARS_PER_MINUTE ?? 5000,
+      day: config.TTS_PAID_CHARS_PER_DAY ?? 100_000,
+    },
     memoryCacheBytes: (config.TTS_MEMORY_CACHE_MB ?? 64) * 1024 * 1024,
     speechCache: {
       maxBytes: (config.TTS_CACHE_MAX_MB ?? 256) * 1024 * 1024,

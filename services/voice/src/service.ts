@@ -10,25 +10,30 @@ import { elevenLabsEngine } from './providers/speech/elevenlabs.ts';
 import { localSpeechEngine } from './providers/speech/local.ts';
 import { CallsRepository } from './repo/calls.repository.ts';
 import { SpeechRepository } from './repo/speech.repository.ts';
+import { SpeechBudgetRepository } from './repo/speech-budget.repository.ts';
 import { callRoutes } from './routes/calls.ts';
 import { speechRoutes } from './routes/speech.ts';
 import { SpeechService } from './speech.service.ts';
+import { SpeechBudget } from './speech-budget.ts';
 
 /**
  * The speech cache's retention job: every replica runs it (at start, then periodically); the
- * repository lets one prune at a time. Stopped on shutdown, after a pass under way.
+ * repository lets one prune at a time. It also drops the paid budget's old buckets. Stopped on
+ * shutdown, after a pass under way.
  */
 function scheduleSpeechCachePruning(
   repo: SpeechRepository,
+  budgetRepo: SpeechBudgetRepository,
   limits: VoiceSettings['speechCache'],
-  deps: Pick<ServiceDeps, 'logger' | 'onShutdown'>,
+  deps: Pick<ServiceDeps, 'logger' | 'onShutdown' | 'now'>,
 ) {
   let running: Promise<void> | null = null;
   const pass = () => {
     running ??= repo
       .prune(limits)
-      .then((result) => {
+      .then(async (result) => {
         if (result.expired || result.evicted) deps.logger.info({ ...result, limits }, 'speech cache pruned');
+        await budgetRepo.prune(deps.now());
       })
       .catch((err) => deps.logger.warn({ err }, 'speech cache pruning failed; will retry'))
       .finally(() => {
@@ -56,14 +61,20 @@ export const voiceService = defineService({
       ? elevenLabsEngine({
           apiKey: deps.config.ELEVENLABS_API_KEY,
           model: deps.config.ELEVENLABS_MODEL ?? 'eleven_turbo_v2_5',
+          ...(deps.config.ELEVENLABS_API_URL ? { baseUrl: deps.config.ELEVENLABS_API_URL } : {}),
         })
       : localSpeechEngine({ workers: deps.config.TTS_WORKERS, logger: deps.logger });
     deps.onShutdown(() => engine.close());
     deps.logger.info({ engine: engine.name, model: engine.model }, 'speech engine ready');
     const speechRepo = new SpeechRepository(deps.pool);
-    const speech = new SpeechService(engine, speechRepo, settings.memoryCacheBytes);
+    const budgetRepo = new SpeechBudgetRepository(deps.pool);
+    // Only a paid engine has a budget: the local one costs CPU (bounded per IP), not money.
+    const budget = engine.paid
+      ? new SpeechBudget(budgetRepo, settings.paidBudget, engine.name, deps.now, deps.metrics)
+      : null;
+    const speech = new SpeechService(engine, speechRepo, settings.memoryCacheBytes, budget);
     await speechRoutes(app, { speech, settings, deps });
-    scheduleSpeechCachePruning(speechRepo, settings.speechCache, deps);
+    scheduleSpeechCachePruning(speechRepo, budgetRepo, settings.speechCache, deps);
 
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());

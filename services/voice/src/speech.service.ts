@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Speaker } from '@parley/contracts';
 import type { SpeechEngine, VoiceEntry } from './providers/speech/types.ts';
 import type { SpeechRepository } from './repo/speech.repository.ts';
+import type { SpeechBudget } from './speech-budget.ts';
 
 export interface SpeechResult {
   mp3: Uint8Array;
@@ -10,7 +11,9 @@ export interface SpeechResult {
 
 /**
  * Synthesis through the cache: a replica's memory (LRU by bytes), then the shared table,
- * then the engine. Identical requests in flight share one synthesis.
+ * then the engine. Identical requests in flight share one synthesis. With a paid engine, what
+ * reaches it is taken from the global character budget first (SpeechBudgetExceeded when it is
+ * spent); cache hits cost nothing and are always answered.
  */
 export class SpeechService {
   private readonly memory = new Map<string, Uint8Array>();
@@ -23,6 +26,7 @@ export class SpeechService {
     readonly engine: SpeechEngine,
     private readonly repo: SpeechRepository,
     private readonly maxMemoryBytes: number,
+    private readonly budget: SpeechBudget | null = null,
   ) {}
 
   /** The cache key: engine, voice, side of the call and exact text (never a cache buster). */
@@ -49,7 +53,16 @@ export class SpeechService {
     let job = this.inflight.get(key);
     if (!job) {
       job = (async () => {
-        const mp3 = await this.engine.synthesize(text, voice, speaker);
+        const settle = await this.budget?.take(text.length);
+        let mp3: Uint8Array;
+        try {
+          mp3 = await this.engine.synthesize(text, voice, speaker);
+        } catch (err) {
+          // A failed refund leaves the characters spent: the budget errs on the safe side.
+          await settle?.(false).catch(() => {});
+          throw err;
+        }
+        await settle?.(true);
         this.synthesized++;
         await this.repo.save(key, this.engine.name, voice.id, mp3);
         this.remember(key, mp3);

@@ -10,6 +10,7 @@ const mp3 = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(400).fill(0)])
 const engine = (synthesize: SpeechEngine['synthesize']): SpeechEngine => ({
   name: 'local',
   model: 'espeak-ng',
+  paid: false,
   synthesize,
   close: async () => {},
 });

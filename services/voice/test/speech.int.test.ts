@@ -134,6 +134,8 @@ describe('speech synthesis', () => {
       expect(r.headers.get('x-speech-cache')).toBe('miss');
       expect(parseMp3(r.bytes).frames).toBeGreaterThan(10);
     }
+    // The local engine costs nothing: it has no paid budget to spend (speech-budget.int.test.ts).
+    expect(Number((await db.query('SELECT count(*) AS n FROM speech_budget')).rows[0].n)).toBe(0);
   });
 
   it('refuses empty and overlong text with 400 and synthesises nothing', async () => {

@@ -6,7 +6,10 @@ import { createVerify } from 'node:crypto';
  * SNS serves from SigningCertURL. We accept SignatureVersion 1 (SHA1withRSA) and 2
  * (SHA256withRSA), fetch certificates only over https from sns.<region>.amazonaws.com (a
  * forged message could otherwise point us at its own certificate), and refuse stale
- * messages (replays).
+ * messages (replays). A valid signature proves only that SNS sent the message, and anyone
+ * with an AWS account can have SNS send to us from a topic of their own: so only the topics
+ * we were configured with (SNS_TOPIC_ARNS) are accepted, none when none are configured, and
+ * that is checked, with the other cheap checks, before any certificate is fetched.
  */
 
 export interface SnsMessage {
@@ -29,6 +32,14 @@ export const SNS_MAX_AGE_MS = 60 * 60_000;
 
 export class SnsVerificationError extends Error {
   override name = 'SnsVerificationError';
+}
+
+/**
+ * The signing certificate could not be fetched (network, timeout, SNS answering 5xx): nothing
+ * is known about the message yet, and SNS delivers it again after a non-2xx answer.
+ */
+export class SnsCertificateUnavailable extends Error {
+  override name = 'SnsCertificateUnavailable';
 }
 
 export function parseSnsMessage(body: unknown): SnsMessage {
@@ -91,29 +102,48 @@ export function isTrustedSnsUrl(url: string, testOrigins: readonly string[] = []
 }
 
 export interface VerifyOptions {
-  /** PEM of a certificate URL (cached by the caller). */
+  /**
+   * PEM of a certificate URL (cached by the caller). Throws SnsCertificateUnavailable when it
+   * cannot be had for now, SnsVerificationError when what it got is no certificate.
+   */
   certificate(url: string): Promise<string>;
   testOrigins?: readonly string[];
+  /** The topics whose messages are accepted; empty or absent = none. */
   topicArns?: readonly string[];
   now?: Date;
 }
 
-export async function verifySnsMessage(m: SnsMessage, opts: VerifyOptions): Promise<void> {
-  const algorithm =
-    m.SignatureVersion === '1' ? 'RSA-SHA1' : m.SignatureVersion === '2' ? 'RSA-SHA256' : null;
-  if (!algorithm) throw new SnsVerificationError(`unsupported SignatureVersion ${m.SignatureVersion}`);
-  if (!isTrustedSnsUrl(m.SigningCertURL, opts.testOrigins))
-    throw new SnsVerificationError('SigningCertURL is not an https URL of an SNS host');
-  if (opts.topicArns?.length && !opts.topicArns.includes(m.TopicArn))
+/**
+ * The checks that need nothing fetched: the topic, the signature version, the age and the
+ * certificate's URL. A message that fails them costs us no request to anyone.
+ */
+export function precheckSnsMessage(m: SnsMessage, opts: Omit<VerifyOptions, 'certificate'>): void {
+  if (!opts.topicArns?.length)
+    throw new SnsVerificationError('no SNS topic is configured (SNS_TOPIC_ARNS): every message is refused');
+  if (!opts.topicArns.includes(m.TopicArn))
     throw new SnsVerificationError('the topic is not one we subscribed to');
+  if (m.SignatureVersion !== '1' && m.SignatureVersion !== '2')
+    throw new SnsVerificationError(`unsupported SignatureVersion ${m.SignatureVersion}`);
   const at = Date.parse(m.Timestamp);
   const now = (opts.now ?? new Date()).getTime();
   if (!Number.isFinite(at) || now - at > SNS_MAX_AGE_MS || at - now > 5 * 60_000)
     throw new SnsVerificationError('the message is too old or from the future (replay?)');
+  if (!isTrustedSnsUrl(m.SigningCertURL, opts.testOrigins))
+    throw new SnsVerificationError('SigningCertURL is not an https URL of an SNS host');
+}
+
+export async function verifySnsMessage(m: SnsMessage, opts: VerifyOptions): Promise<void> {
+  precheckSnsMessage(m, opts);
   const pem = await opts.certificate(m.SigningCertURL);
-  const ok = createVerify(algorithm)
-    .update(stringToSign(m), 'utf8')
-    .verify(pem, Buffer.from(m.Signature, 'base64'));
+  let ok: boolean;
+  try {
+    ok = createVerify(m.SignatureVersion === '1' ? 'RSA-SHA1' : 'RSA-SHA256')
+      .update(stringToSign(m), 'utf8')
+      .verify(pem, Buffer.from(m.Signature, 'base64'));
+  } catch {
+    // A PEM block that is no readable certificate (crypto throws rather than answering false).
+    throw new SnsVerificationError('the signing certificate is unreadable');
+  }
   if (!ok) throw new SnsVerificationError('the signature does not match');
 }
 

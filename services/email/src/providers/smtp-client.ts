@@ -1,6 +1,8 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import { hostname } from 'node:os';
 import tls from 'node:tls';
+import { connectableHost, mailAddressVerdict, parseMailHost } from '@parley/kit/mail-host';
 
 /**
  * A small SMTP client (RFC 5321) with a connection pool, written for campaign volume. With
@@ -11,6 +13,15 @@ import tls from 'node:tls';
  * transforms) cost more CPU per message than composing it; see docs/benchmarks.md (send).
  * STARTTLS when offered (certificates verified), implicit TLS on port 465 (or `secure`),
  * AUTH PLAIN or LOGIN.
+ *
+ * What it will not do, whatever the settings say: connect to an address the mail host policy
+ * refuses (`@parley/kit/mail-host`: link-local, cloud metadata, unspecified; checked on every
+ * address the host resolves to, and the connection goes to a checked address); send a password
+ * over a connection without TLS (requireTLS), unless the relay is this machine (a loopback
+ * host, connected on loopback: the password never leaves it); write a command with a line
+ * break or control character in it (MAIL FROM and RCPT TO are checked before anything is
+ * queued). Before the server has answered EHLO, every failure reads the same, "could not
+ * connect to an SMTP server": the test email and the diagnostics show no finer port state.
  */
 
 export interface SmtpClientOptions {
@@ -31,6 +42,8 @@ export interface SmtpClientOptions {
   /** The name said in EHLO (default: this host's name when it is a domain, else [127.0.0.1]). */
   clientName?: string;
   tls?: tls.ConnectionOptions;
+  /** Resolves the host (default: the system resolver, as `net.connect` would). */
+  lookup?: (host: string) => Promise<Array<{ address: string }>>;
 }
 
 /** Where a transaction was when it failed. */
@@ -77,12 +90,87 @@ export class SmtpNetworkError extends Error {
     readonly stage: SmtpStage,
     message: string,
     readonly code?: string,
+    /** What happened underneath, for the logs (the message may be kept coarse on purpose). */
+    readonly detail?: string,
   ) {
     super(message);
   }
   get handshake(): boolean {
     return HANDSHAKE.has(this.stage);
   }
+}
+
+/** A command would carry a line break or control character: refused before anything is sent. */
+export class SmtpCommandError extends Error {
+  override name = 'SmtpCommandError';
+  constructor(
+    readonly stage: SmtpStage,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const UNSAFE_IN_PATH = /[\u0000-\u001f\u007f<>]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const UNSAFE_IN_COMMAND = /[\u0000-\u001f\u007f]/;
+
+/** The refusal of an envelope address that would break out of its MAIL FROM or RCPT TO line. */
+function envelopeProblem(from: string, to: readonly string[]): SmtpCommandError | null {
+  if (UNSAFE_IN_PATH.test(from))
+    return new SmtpCommandError('mail', 'the sender address holds a line break, control character or <>');
+  if (to.some((t) => UNSAFE_IN_PATH.test(t)))
+    return new SmtpCommandError('rcpt', 'a recipient address holds a line break, control character or <>');
+  return null;
+}
+
+/** Every failure before the server answered EHLO, as the caller sees it (no finer port state). */
+const unreachable = (o: SmtpClientOptions, code: string | undefined, detail: string) =>
+  new SmtpNetworkError('connect', `could not connect to an SMTP server at ${o.host}:${o.port}`, code, detail);
+
+/** The addresses the host resolves to, each allowed by the mail host policy (else an error). */
+async function resolveHost(o: SmtpClientOptions): Promise<string[]> {
+  const host = connectableHost(o.host);
+  let addresses: string[];
+  if (net.isIP(host)) addresses = [host];
+  else {
+    try {
+      const found = await (o.lookup ?? ((h: string) => dnsLookup(h, { all: true, verbatim: true })))(host);
+      addresses = found.map((a) => a.address);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new SmtpNetworkError('connect', `the SMTP host name ${o.host} was not found`, e.code, e.message);
+    }
+    if (!addresses.length)
+      throw new SmtpNetworkError('connect', `the SMTP host name ${o.host} was not found`);
+  }
+  // One refused address refuses the host: a name that also resolves to the metadata service is
+  // not a mail relay, and the system would not say which address a connection picks.
+  for (const address of addresses) {
+    const verdict = mailAddressVerdict(address);
+    if (!verdict.allowed)
+      throw new SmtpNetworkError(
+        'connect',
+        `the SMTP host ${o.host} is refused: it is ${/^[aeiou]/.test(verdict.kind) ? 'an' : 'a'} ${verdict.kind} address (loopback, private and public relays are allowed)`,
+        'EHOSTPOLICY',
+      );
+  }
+  return addresses;
+}
+
+/** A loopback address (IPv4-mapped ones too). */
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const verdict = mailAddressVerdict(address);
+  return verdict.allowed && verdict.kind === 'loopback';
+}
+
+/** The configured host names this machine: `localhost` or a loopback address in any spelling. */
+function namesThisMachine(host: string): boolean {
+  const parsed = parseMailHost(host);
+  if (!parsed) return false;
+  return parsed.kind === 'name' ? parsed.name === 'localhost' : isLoopback(parsed.address);
 }
 
 const defaultName = () => {
@@ -107,6 +195,8 @@ export class SmtpConnection {
   capabilities = new Map<string, string>();
   /** Messages accepted on this connection. */
   messages = 0;
+  /** The server has answered EHLO (or HELO): it speaks SMTP. */
+  spokeSmtp = false;
 
   private constructor(socket: net.Socket) {
     this.socket = socket;
@@ -119,32 +209,55 @@ export class SmtpConnection {
 
   static async open(o: SmtpClientOptions): Promise<SmtpConnection> {
     const secure = o.secure ?? o.port === 465;
-    const timeout = o.connectionTimeoutMs ?? 10_000;
-    const servername = net.isIP(o.host) ? undefined : o.host;
-    const socket = secure
-      ? tls.connect({ host: o.host, port: o.port, servername, ...o.tls })
-      : net.connect({ host: o.host, port: o.port });
-    socket.setNoDelay(true);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new SmtpNetworkError('connect', `connection to ${o.host}:${o.port} timed out`, 'ETIMEDOUT'));
-      }, timeout);
-      socket.once(secure ? 'secureConnect' : 'connect', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      socket.once('error', (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reject(new SmtpNetworkError('connect', err.message, err.code));
-      });
-    });
+    const deadline = Date.now() + (o.connectionTimeoutMs ?? 10_000);
+    const host = connectableHost(o.host);
+    const servername = net.isIP(host) ? undefined : host;
+    const addresses = await resolveHost(o);
+    // The connection goes to an address checked above (never resolved again), each in turn
+    // as the system's connect would try them (`localhost` may be ::1 and 127.0.0.1).
+    let socket: net.Socket | undefined;
+    let last: NodeJS.ErrnoException | undefined;
+    for (const address of addresses) {
+      const candidate = secure
+        ? tls.connect({ host: address, port: o.port, servername, ...o.tls })
+        : net.connect({ host: address, port: o.port });
+      candidate.setNoDelay(true);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' })),
+            Math.max(0, deadline - Date.now()),
+          );
+          candidate.once(secure ? 'secureConnect' : 'connect', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          candidate.once('error', (err: NodeJS.ErrnoException) => {
+            clearTimeout(timer);
+            reject(err);
+          });
+        });
+        socket = candidate;
+        break;
+      } catch (err) {
+        candidate.destroy();
+        last = err as NodeJS.ErrnoException;
+        if (last.code === 'ETIMEDOUT') break;
+      }
+    }
+    if (!socket) throw unreachable(o, last?.code, last?.message ?? 'no address');
     const conn = new SmtpConnection(socket);
     socket.setTimeout(o.socketTimeoutMs ?? 30_000);
     try {
       await conn.handshake(o, secure);
     } catch (err) {
       conn.destroy();
+      // Until EHLO was answered the peer has not shown itself an SMTP server: whatever it
+      // did (closed, timed out, sent a banner of another protocol) reads as one failure.
+      if (!conn.spokeSmtp) {
+        const e = err as Error & { code?: string | number };
+        throw unreachable(o, typeof e.code === 'string' ? e.code : undefined, e.message);
+      }
       throw err;
     }
     return conn;
@@ -206,6 +319,9 @@ export class SmtpConnection {
   }
 
   private async command(stage: SmtpStage, line: string): Promise<SmtpReply> {
+    // The last guard: no command line ever carries a second one.
+    if (UNSAFE_IN_COMMAND.test(line))
+      throw new SmtpCommandError(stage, 'a command would hold a line break or control character');
     this.stage = stage;
     this.write(`${line}\r\n`);
     return this.read();
@@ -223,7 +339,19 @@ export class SmtpConnection {
       await this.upgrade(o);
       await this.ehlo(name);
     }
-    if (o.username) await this.login(o.username, o.password ?? '');
+    if (o.username) {
+      // requireTLS: a server that offers no STARTTLS (or a man in the middle who struck it
+      // from the EHLO answer) never gets the password in clear, unless the relay is this
+      // machine, reached on loopback.
+      const encrypted = this.socket instanceof tls.TLSSocket && this.socket.encrypted;
+      if (!encrypted && !(namesThisMachine(o.host) && isLoopback(this.socket.remoteAddress)))
+        throw new SmtpNetworkError(
+          'starttls',
+          `the SMTP server at ${o.host}:${o.port} offered no TLS (STARTTLS): the password is not sent over a plain connection`,
+          'ETLSREQUIRED',
+        );
+      await this.login(o.username, o.password ?? '');
+    }
   }
 
   private async ehlo(name: string) {
@@ -231,9 +359,11 @@ export class SmtpConnection {
     if (r.code !== 250) {
       r = await this.command('ehlo', `HELO ${name}`);
       if (r.code !== 250) throw new SmtpReplyError('ehlo', r.code, r.text);
+      this.spokeSmtp = true;
       this.capabilities = new Map();
       return;
     }
+    this.spokeSmtp = true;
     // The first line is the greeting; each further line a capability and its parameters.
     this.capabilities = new Map(
       r.text
@@ -472,6 +602,9 @@ export class SmtpPool {
    * dropped before it was written (nothing handed over) gets one more connection.
    */
   send(from: string, to: string[], message: Buffer): Promise<SmtpReply> {
+    // Checked before the job is queued: a pipelined envelope is written beside others.
+    const refused = envelopeProblem(from, to);
+    if (refused) return Promise.reject(refused);
     return new Promise((resolve, reject) => {
       let retried = false;
       const job: SmtpJob = {

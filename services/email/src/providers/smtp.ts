@@ -1,5 +1,12 @@
 import { type DkimKey, dkimSigner, type Signer } from './dkim.ts';
-import { SmtpNetworkError, SmtpPool, type SmtpReply, SmtpReplyError } from './smtp-client.ts';
+import {
+  type SmtpClientOptions,
+  SmtpCommandError,
+  SmtpNetworkError,
+  SmtpPool,
+  type SmtpReply,
+  SmtpReplyError,
+} from './smtp-client.ts';
 import { type Envelope, type MailTransport, SendError, type SendResult } from './transport.ts';
 
 export interface SmtpOptions {
@@ -13,6 +20,8 @@ export interface SmtpOptions {
   /** Tests against a local server without TLS. */
   ignoreTLS?: boolean;
   maxConnections?: number;
+  /** Resolves the host (tests: a local table); default the system resolver. */
+  lookup?: SmtpClientOptions['lookup'];
 }
 
 /** SMTP through the pooled, pipelining client of smtp-client.ts (kept open between messages). */
@@ -33,6 +42,7 @@ export class SmtpTransport implements MailTransport {
       connectionTimeoutMs: 10_000,
       socketTimeoutMs: 30_000,
       ...(opts.ignoreTLS ? { ignoreTLS: true } : {}),
+      ...(opts.lookup ? { lookup: opts.lookup } : {}),
       ...(opts.username ? { username: opts.username, password: opts.password ?? '' } : {}),
     });
   }
@@ -73,10 +83,12 @@ export class SmtpTransport implements MailTransport {
  * bounced); a 4xx refusal is temporary; a failure before the transaction (connect, greeting,
  * EHLO, STARTTLS, AUTH) is a connection failure (the message certainly never left); a
  * connection lost before the message was written is temporary (code 421); lost after it, the
- * outcome is unknown (no code).
+ * outcome is unknown (no code). An envelope address that would break its command line is
+ * refused for good before anything is sent (not a bounce: no server saw it).
  */
 export function classify(err: unknown): SendError {
   if (err instanceof SendError) return err;
+  if (err instanceof SmtpCommandError) return new SendError(err.message, true);
   if (err instanceof SmtpReplyError) {
     if (err.handshake) return new SendError(err.message, false, err.code, false, true);
     if (err.code >= 500) return new SendError(err.message, true, err.code, err.stage === 'rcpt');

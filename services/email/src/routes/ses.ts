@@ -1,5 +1,6 @@
 import type { ServiceDeps } from '@parley/kit';
 import { claimEvent, pgExecutor, type ServiceInstance } from '@parley/kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 type Logger = ServiceDeps['logger'];
 
@@ -7,6 +8,7 @@ import type pg from 'pg';
 import {
   isTrustedSnsUrl,
   parseSnsMessage,
+  SnsCertificateUnavailable,
   SnsVerificationError,
   sesOutcomeOf,
   verifySnsMessage,
@@ -17,10 +19,16 @@ import { recordOutcome } from '../repo/tracking.repository.ts';
 
 /**
  * SES bounce, complaint and delivery notifications through an SNS HTTP(S) subscription. The
- * gateway forwards the request untouched; this route verifies SNS's signature (certificate
- * from an SNS host only), refuses stale messages, confirms the subscription, and records each
+ * gateway forwards the request untouched; this route accepts only the configured topics
+ * (SNS_TOPIC_ARNS; none configured = every message refused, no subscription confirmed),
+ * verifies SNS's signature (certificate from an SNS host only, fetched only after the cheap
+ * checks passed), refuses stale messages, confirms the subscription, and records each
  * notification once (its MessageId in the inbox): hard bounce → bounced and suppressed;
  * complaint → unsubscribed and suppressed; soft bounces counted (3 in a row → bounced).
+ *
+ * Refusals are 403. When the certificate or the confirmation URL cannot be reached the answer
+ * is 503 with Retry-After, logged: SNS retries a delivery that was not answered 2xx, and a
+ * genuine message then gets through once the fetch works again (docs/decisions.md, Email).
  */
 export async function sesRoutes(
   app: ServiceInstance,
@@ -37,11 +45,22 @@ export async function sesRoutes(
   const { pool, mail, suppress, testOrigins, topicArns } = opts;
   const http = opts.fetch ?? fetch;
   const certs = new Map<string, Promise<string>>();
+  /** A GET of an SNS URL; a network failure or timeout is SnsCertificateUnavailable. */
+  const fetchSns = async (url: string, what: string) => {
+    try {
+      return await http(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
+    } catch (err) {
+      throw new SnsCertificateUnavailable(`${what} could not be fetched: ${(err as Error).message}`);
+    }
+  };
   const certificate = (url: string) => {
     let pem = certs.get(url);
     if (!pem) {
       pem = (async () => {
-        const res = await http(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
+        const res = await fetchSns(url, 'the signing certificate');
+        // SNS failing is transient; any other answer means the URL names no certificate.
+        if (res.status >= 500)
+          throw new SnsCertificateUnavailable(`the signing certificate answered ${res.status}`);
         if (!res.ok) throw new SnsVerificationError(`signing certificate answered ${res.status}`);
         const text = await res.text();
         if (!text.includes('BEGIN CERTIFICATE')) throw new SnsVerificationError('not a PEM certificate');
@@ -62,12 +81,21 @@ export async function sesRoutes(
     (_r, body, done) => done(null, body),
   );
 
+  const unavailable = (request: FastifyRequest, reply: FastifyReply, err: SnsCertificateUnavailable) => {
+    request.log.warn({ reason: err.message }, 'SNS message not verified yet; SNS will retry');
+    return reply
+      .status(503)
+      .header('retry-after', '60')
+      .send({ error: 'Service Unavailable', message: `${err.message}; please retry` });
+  };
+
   app.post('/api/email/ses/notifications', { bodyLimit: 256 * 1024 }, async (request, reply) => {
     let message: ReturnType<typeof parseSnsMessage>;
     try {
       message = parseSnsMessage(request.body);
       await verifySnsMessage(message, { certificate, testOrigins, topicArns });
     } catch (err) {
+      if (err instanceof SnsCertificateUnavailable) return unavailable(request, reply, err);
       if (!(err instanceof SnsVerificationError)) throw err;
       request.log.warn({ reason: err.message }, 'SNS message refused');
       return reply.status(403).send({ error: 'Forbidden', message: `SNS message refused: ${err.message}` });
@@ -75,7 +103,19 @@ export async function sesRoutes(
     if (message.Type === 'SubscriptionConfirmation') {
       if (!message.SubscribeURL || !isTrustedSnsUrl(message.SubscribeURL, testOrigins))
         return reply.status(400).send({ error: 'Bad Request', message: 'SubscribeURL is not an SNS URL' });
-      const res = await http(message.SubscribeURL, { redirect: 'error', signal: AbortSignal.timeout(5000) });
+      let res: Response;
+      try {
+        res = await fetchSns(message.SubscribeURL, 'the subscription confirmation');
+      } catch (err) {
+        if (err instanceof SnsCertificateUnavailable) return unavailable(request, reply, err);
+        throw err;
+      }
+      if (res.status >= 500)
+        return unavailable(
+          request,
+          reply,
+          new SnsCertificateUnavailable(`the subscription confirmation answered ${res.status}`),
+        );
       if (!res.ok)
         return reply.status(422).send({
           error: 'Unprocessable Entity',

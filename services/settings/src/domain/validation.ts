@@ -9,6 +9,7 @@ import {
   SETTING_VALUE_MAX,
   TEST_EMAIL_MAX,
 } from '@parley/contracts';
+import { mailHostProblem } from '@parley/kit/mail-host';
 
 /**
  * The rules of a setting (spec §3, §5 and issue #13): every key obeys the length and form
@@ -20,8 +21,6 @@ const KEY_RE = new RegExp(SETTING_KEY_PATTERN);
 // The usual practical address form (as ajv-formats' `email`): local part, @, dotted host.
 const EMAIL_RE =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-const HOST_RE =
-  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const PHONE_RE = /^\+?[0-9 ().-]{6,30}(?:\s*(?:x|ext\.?)\s*\d{1,6})?$/i;
 // Control characters (CR/LF would inject mail headers through names and addresses).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
@@ -57,10 +56,15 @@ function knownValueProblem(key: string, value: string): string | null {
           ? `${key} must be ${what} on one line`
           : null;
   switch (key) {
-    case 'smtp_host':
-      return HOST_RE.test(value) || /^\[?[0-9a-f:.]+\]?$/i.test(value)
-        ? null
-        : 'smtp_host must be a host name such as smtp.example.com';
+    case 'smtp_host': {
+      // Every spelling of an address is read as the connection would read it; the email
+      // service checks the addresses a name resolves to again before it connects.
+      const problem = mailHostProblem(value);
+      if (problem === 'not a host name') return 'smtp_host must be a host name such as smtp.example.com';
+      return problem
+        ? `smtp_host must be a mail server: ${problem} is refused (loopback and private relays are allowed)`
+        : null;
+    }
     case 'smtp_port': {
       if (!/^\d{1,5}$/.test(value)) return 'smtp_port must be a whole number from 1 to 65535';
       const n = Number(value);

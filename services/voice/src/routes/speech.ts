@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VoiceSettings } from '../config.ts';
 import type { VoiceEntry } from '../providers/speech/types.ts';
 import type { SpeechService } from '../speech.service.ts';
+import { SpeechBudgetExceeded } from '../speech-budget.ts';
 
 /** Seconds the gateway may answer a repeated public line from its edge cache. */
 const EDGE_TTL_S = 60;
@@ -45,6 +46,10 @@ export async function speechRoutes(
     try {
       result = await speech.speak(text, voice, speaker);
     } catch (err) {
+      if (err instanceof SpeechBudgetExceeded) {
+        request.log.warn({ period: err.period, engine: speech.engine.name }, 'paid speech budget spent');
+        throw new HttpError(429, err.message, { 'retry-after': String(err.retryAfterSeconds) });
+      }
       request.log.error({ err, engine: speech.engine.name }, 'speech synthesis failed');
       throw new HttpError(502, 'Speech synthesis is unavailable right now. Please try again.');
     }

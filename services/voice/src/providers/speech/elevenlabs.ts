@@ -6,6 +6,7 @@ export function elevenLabsEngine(opts: { apiKey: string; model: string; baseUrl?
   return {
     name: 'elevenlabs',
     model: opts.model,
+    paid: true,
     async synthesize(text, voice) {
       const res = await fetch(
         `${base}/v1/text-to-speech/${encodeURIComponent(voice.id)}?output_format=mp3_44100_64`,

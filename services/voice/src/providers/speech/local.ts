@@ -209,6 +209,8 @@ export function localSpeechEngine(opts: LocalEngineOptions = {}): SpeechEngine &
   return {
     name: 'local',
     model: 'espeak-ng 1.52 (WASM) + LAME MP3 22 kHz 32 kbps',
+    // Runs here: it costs CPU, which the per-IP limit and the worker queue bound, not money.
+    paid: false,
     synthesize(text, voice, speaker) {
       if (closed) return Promise.reject(new Error('The speech engine is closed'));
       return new Promise<Uint8Array>((resolve, reject) => {

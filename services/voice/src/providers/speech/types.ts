@@ -9,6 +9,8 @@ export interface VoiceEntry {
 export interface SpeechEngine {
   readonly name: SpeechEngineName;
   readonly model: string;
+  /** The provider bills per character: syntheses count against the paid budget (speech-budget.ts). */
+  readonly paid: boolean;
   synthesize(text: string, voice: VoiceEntry, speaker: Speaker): Promise<Uint8Array>;
   close(): Promise<void>;
 }
