@@ -3,6 +3,7 @@
 # and browser end-to-end (real Chromium against `pnpm start`). Ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+node scripts/check-node.mjs || exit 1
 export PRISMA_SCHEMA_ENGINE_BINARY=/bin/true
 results_dir=$(mktemp -d)
 status=0
