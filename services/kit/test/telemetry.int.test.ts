@@ -34,7 +34,7 @@ import { createTestDatabase } from '../src/testing/index.ts';
  */
 const exporter = new InMemorySpanExporter();
 // As every main.ts does: the kit is loaded first, then telemetry starts.
-const telemetry = startTelemetry({ serviceName: 'telemetry-e2e', exporter });
+const telemetry = await startTelemetry({ serviceName: 'telemetry-e2e', exporter });
 
 // The kit's tracer records once telemetry has started (it is looked up lazily).
 const probe = tracer.startSpan('probe');
