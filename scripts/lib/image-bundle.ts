@@ -15,7 +15,16 @@
  * files they load by path stay outside the bundle (EXTERNAL) and are copied, with what they
  * depend on, into node_modules. No TypeScript runs in the image: tsx is not in it.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { build, type Plugin } from 'esbuild';
@@ -92,7 +101,13 @@ function findPackageDir(name: string, fromDir: string): string | null {
 }
 
 /** Copies an npm package (as found from `fromDir`) and, recursively, what it depends on. */
-function copyPackage(name: string, fromDir: string, outModules: string, done: Set<string>, optional = false): void {
+function copyPackage(
+  name: string,
+  fromDir: string,
+  outModules: string,
+  done: Set<string>,
+  optional = false,
+): void {
   if (done.has(name)) return;
   const dir = findPackageDir(name, fromDir);
   if (!dir) {
@@ -106,7 +121,8 @@ function copyPackage(name: string, fromDir: string, outModules: string, done: Se
     optionalDependencies?: Record<string, string>;
   };
   for (const dep of Object.keys(meta.dependencies ?? {})) copyPackage(dep, dir, outModules, done);
-  for (const dep of Object.keys(meta.optionalDependencies ?? {})) copyPackage(dep, dir, outModules, done, true);
+  for (const dep of Object.keys(meta.optionalDependencies ?? {}))
+    copyPackage(dep, dir, outModules, done, true);
 }
 
 /** The workspace package that declares `name`, to resolve it as its importer would. */

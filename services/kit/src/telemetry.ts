@@ -33,13 +33,17 @@ export interface TelemetryOptions {
 export async function startTelemetry(opts: TelemetryOptions): Promise<{ shutdown(): Promise<void> }> {
   if (sdk) return { shutdown: async () => {} };
   if (!opts.exporter && !opts.otlpEndpoint) return { shutdown: async () => {} };
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { NodeSDK: Sdk }, { BatchSpanProcessor, SimpleSpanProcessor }] =
-    await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-node'),
-      import('@opentelemetry/sdk-trace-base'),
-    ]);
+  const [
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { NodeSDK: Sdk },
+    { BatchSpanProcessor, SimpleSpanProcessor },
+  ] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/sdk-trace-base'),
+  ]);
   if (sdk) return { shutdown: async () => {} };
   const exporter =
     opts.exporter ?? new OTLPTraceExporter({ url: `${opts.otlpEndpoint?.replace(/\/$/, '')}/v1/traces` });

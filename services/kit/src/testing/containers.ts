@@ -57,7 +57,14 @@ export function chooseImages(): ImageChoice | null {
 
 /** Removes containers left by test runs whose process is gone. */
 function removeOrphans(): void {
-  const { ok, out } = docker(['ps', '-aq', '--filter', `label=${RUN_LABEL}`, '--format', `{{.ID}} {{.Label "${RUN_LABEL}"}}`]);
+  const { ok, out } = docker([
+    'ps',
+    '-aq',
+    '--filter',
+    `label=${RUN_LABEL}`,
+    '--format',
+    `{{.ID}} {{.Label "${RUN_LABEL}"}}`,
+  ]);
   if (!ok || !out) return;
   for (const line of out.split('\n')) {
     const [id, pid] = line.split(' ');
@@ -120,7 +127,10 @@ export async function startContainerServers(images: ImageChoice): Promise<Contai
   const pgVersion = (await pg.exec(['postgres', '--version'])).output.trim();
   const natsVersion = await fetch(`http://${host}:${nats.getMappedPort(8222)}/varz`)
     .then((r) => r.json() as Promise<{ version?: string }>)
-    .then((v) => v.version ?? '?', () => '?');
+    .then(
+      (v) => v.version ?? '?',
+      () => '?',
+    );
   return {
     postgresUrl: `postgresql://postgres:${password}@${host}:${pg.getMappedPort(5432)}/postgres`,
     natsUrl: `nats://${host}:${nats.getMappedPort(4222)}`,

@@ -2,7 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type NatsServer, natsServerBinary, startNatsServer } from '../local/nats.ts';
 import { type PostgresServer, startEmbeddedPostgres } from '../local/postgres.ts';
-import { type ContainerServers, chooseImages, containerRuntimeAvailable, startContainerServers } from './containers.ts';
+import {
+  type ContainerServers,
+  chooseImages,
+  containerRuntimeAvailable,
+  startContainerServers,
+} from './containers.ts';
 
 /**
  * Vitest global setup of the integration tier: real PostgreSQL and real NATS.
@@ -48,7 +53,9 @@ export default async function setup(): Promise<() => Promise<void>> {
     }
     if (!process.env.NATS_URL) {
       if (!natsServerBinary())
-        throw new Error('nats-server is not installed: run `apt-get install -y nats-server` (or set NATS_URL)');
+        throw new Error(
+          'nats-server is not installed: run `apt-get install -y nats-server` (or set NATS_URL)',
+        );
       nats = await startNatsServer();
       process.env.NATS_URL = nats.url;
     }
