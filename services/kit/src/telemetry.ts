@@ -9,7 +9,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 /**
  * OpenTelemetry for a process. Without an OTLP endpoint (and no test exporter) no SDK is
@@ -42,12 +42,12 @@ export async function startTelemetry(opts: TelemetryOptions): Promise<{ shutdown
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-trace'),
   ]);
   if (sdk) return { shutdown: async () => {} };
   const exporter =
     opts.exporter ?? new OTLPTraceExporter({ url: `${opts.otlpEndpoint?.replace(/\/$/, '')}/v1/traces` });
-  const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const processor = opts.exporter ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter });
   sdk = new Sdk({
     resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
     spanProcessors: [processor],
