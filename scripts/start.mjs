@@ -6,6 +6,7 @@
  * before the tiers that start the platform). `node --import tsx scripts/start.ts` still runs the
  * platform from source, without the bundle.
  */
+import './check-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,7 +51,7 @@ if (process.argv.includes('--prepare')) process.exit(0);
 // For start.ts's timings: when the launch began, and how long building took.
 process.env.PARLEY_LAUNCHED_AT = String(launchedAt);
 process.env.PARLEY_LAUNCH_BUILD_MS = String(buildMs);
-// Source maps are written beside the bundle but not loaded by default: Node 20 reads every
+// Source maps are written beside the bundle but not loaded by default: Node reads every
 // module's map at load time (about a second here). NODE_OPTIONS=--enable-source-maps turns them
 // on, and stack traces then name the TypeScript sources.
 await import(pathToFileURL(entry).href);

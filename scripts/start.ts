@@ -113,7 +113,7 @@ async function main() {
   // just generated above.
   const { SERVICES, upstreamVar } = await import('./lib/services.ts');
   phaseDone('loading code');
-  const telemetry = startTelemetry({
+  const telemetry = await startTelemetry({
     serviceName: 'parley',
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
   });

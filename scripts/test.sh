@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# `pnpm test`: every tier — types, lint, unit, integration (real PostgreSQL + NATS),
-# and browser end-to-end (real Chromium against `pnpm start`). Ends with one summary line.
+# `pnpm test`: every tier — types, lint, unit, integration (real PostgreSQL + NATS, from
+# containers where a container runtime exists), the images and compose (containers tier), and
+# browser end-to-end (real Chromium against `pnpm start`). Ends with a summary that names any
+# tier that could not run on this machine, and why; in CI every tier must run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+node scripts/check-node.mjs || exit 1
 export PRISMA_SCHEMA_ENGINE_BINARY=/bin/true
 results_dir=$(mktemp -d)
+export PARLEY_TEST_RESULTS_DIR="$results_dir"
 status=0
 
 step() { echo; echo "== $1"; }
@@ -21,6 +25,7 @@ pnpm -s --filter @parley/web exec tsc -p tsconfig.json --noEmit || status=1
 
 step "lint"
 pnpm -s exec biome check . || status=1
+node scripts/check-deps.mjs || status=1
 
 step "unit tests"
 pnpm -s exec vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results_dir/unit.json" || status=1
@@ -30,8 +35,31 @@ step "web bundle (production)"
 # before the integration tests start several platforms at once.
 pnpm -s exec tsx scripts/build.ts || exit 1
 
+step "container images (scripts/images.sh)"
+# A container runtime: the one running, or (as root on Debian) docker.io installed and started.
+containers=false
+if docker info >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }; then
+  if bash scripts/images.sh; then
+    containers=true
+  else
+    echo "containers: scripts/images.sh failed" >"$results_dir/not-run-containers.txt"
+    status=1
+  fi
+else
+  echo "containers: no container runtime (docker info fails) and no root to install one" >"$results_dir/not-run-containers.txt"
+fi
+# CI proves the integration tier on the images Parley deploys beside (never the embedded fallback).
+if [ "${CI:-}" = true ]; then export PARLEY_TEST_RUNTIME=containers; fi
+
 step "integration tests (PostgreSQL + NATS)"
 pnpm -s exec vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1
+
+step "containers tier (images, compose)"
+if $containers; then
+  pnpm -s exec vitest run --project containers --reporter=default --reporter=json --outputFile.json="$results_dir/containers.json" || status=1
+else
+  cat "$results_dir/not-run-containers.txt"
+fi
 
 step "browser tests (Chromium)"
 pnpm -s exec tsx scripts/e2e.ts "$results_dir/e2e.json" || status=1

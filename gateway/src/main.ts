@@ -6,7 +6,7 @@ import { GatewayEnv } from './config.ts';
 const logger = createLogger('gateway', process.env.LOG_LEVEL);
 try {
   const config = loadConfig('gateway', GatewayEnv);
-  const telemetry = startTelemetry({
+  const telemetry = await startTelemetry({
     serviceName: 'gateway',
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });

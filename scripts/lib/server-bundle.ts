@@ -95,7 +95,7 @@ export async function buildServerBundle(log: (msg: string) => void): Promise<Ser
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     // Resolve as Node does: no "module" condition or field.
     conditions: [],
     mainFields: ['main'],

@@ -1,5 +1,7 @@
-// Prints one closing line over every test tier: "N passed, N failed, N skipped".
-import { existsSync, readFileSync } from 'node:fs';
+// Prints one closing line over every test tier: "N passed, N failed, N skipped", after what
+// ran the integration tier and which tiers could not run here (not-run-<tier>.txt: why). In CI
+// (CI=true) a tier that did not run fails the summary.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2];
@@ -7,7 +9,18 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const tier of ['unit', 'integration']) {
+const notRun = readdirSync(dir)
+  .filter((f) => /^not-run-.+\.txt$/.test(f))
+  .map((f) => readFileSync(join(dir, f), 'utf8').trim());
+const runtime = join(dir, 'integration-runtime.txt');
+if (existsSync(runtime)) console.log(`\nintegration tier: ${readFileSync(runtime, 'utf8').trim()}`);
+for (const line of notRun) console.log(`not run here: ${line}`);
+const tiers = [
+  'unit',
+  'integration',
+  ...(existsSync(join(dir, 'not-run-containers.txt')) ? [] : ['containers']),
+];
+for (const tier of tiers) {
   const file = join(dir, `${tier}.json`);
   if (!existsSync(file)) {
     missing.push(tier);
@@ -29,4 +42,5 @@ if (existsSync(e2e)) {
 }
 if (missing.length) console.log(`(no results from: ${missing.join(', ')})`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
+const ciMissesTier = process.env.CI === 'true' && notRun.length > 0;
+process.exit(failed > 0 || missing.length > 0 || ciMissesTier ? 1 : 0);

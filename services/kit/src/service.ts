@@ -362,7 +362,7 @@ export async function runServiceMain<S extends TObject>(
       return;
     }
     // A service in its own process exports its traces (the embedded start does it once for all).
-    const telemetry = startTelemetry({
+    const telemetry = await startTelemetry({
       serviceName: module.name,
       otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
     });

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import {
   type Context,
   context,
@@ -10,18 +9,17 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 /**
  * OpenTelemetry for a process. Without an OTLP endpoint (and no test exporter) no SDK is
  * started and the API stays a cheap no-op; with one, spans are batched to OTLP/HTTP.
  * Spans are made explicitly (HTTP server spans in app.ts, bus spans in bus/*), which works
  * the same under ESM and in the single-process embedded mode.
- * The SDK and the exporter (a third of a second of module loading) are required only when a
- * process exports spans, so a start without telemetry does not pay for them.
+ * The SDK and the exporter (a third of a second of module loading) are imported only when a
+ * process exports spans, so a start without telemetry does not pay for them (dynamic imports,
+ * which a bundle keeps as chunks of their own).
  */
-
-const require = createRequire(import.meta.url);
 
 let sdk: NodeSDK | null = null;
 
@@ -32,19 +30,24 @@ export interface TelemetryOptions {
   exporter?: SpanExporter;
 }
 
-export function startTelemetry(opts: TelemetryOptions): { shutdown(): Promise<void> } {
+export async function startTelemetry(opts: TelemetryOptions): Promise<{ shutdown(): Promise<void> }> {
   if (sdk) return { shutdown: async () => {} };
   if (!opts.exporter && !opts.otlpEndpoint) return { shutdown: async () => {} };
-  const { OTLPTraceExporter } =
-    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { resourceFromAttributes } =
-    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { NodeSDK: Sdk } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { BatchSpanProcessor, SimpleSpanProcessor } =
-    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const [
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { NodeSDK: Sdk },
+    { BatchSpanProcessor, SimpleSpanProcessor },
+  ] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/sdk-trace'),
+  ]);
+  if (sdk) return { shutdown: async () => {} };
   const exporter =
     opts.exporter ?? new OTLPTraceExporter({ url: `${opts.otlpEndpoint?.replace(/\/$/, '')}/v1/traces` });
-  const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const processor = opts.exporter ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter });
   sdk = new Sdk({
     resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
     spanProcessors: [processor],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { EventEnvelope } from '@parley/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ import { createTestDatabase } from '../src/testing/index.ts';
  */
 const exporter = new InMemorySpanExporter();
 // As every main.ts does: the kit is loaded first, then telemetry starts.
-const telemetry = startTelemetry({ serviceName: 'telemetry-e2e', exporter });
+const telemetry = await startTelemetry({ serviceName: 'telemetry-e2e', exporter });
 
 // The kit's tracer records once telemetry has started (it is looked up lazily).
 const probe = tracer.startSpan('probe');

@@ -45,8 +45,8 @@ export function normalizeEmail(raw: string): string | null {
   return email.length <= AUDIENCE_LIMITS.email ? email : null;
 }
 
-/** Lone surrogates replaced by U+FFFD (String#toWellFormed: Node 20 has it, lib ES2023 lacks its type). */
-export const wellFormed = (s: string): string => (s as string & { toWellFormed(): string }).toWellFormed();
+/** Lone surrogates replaced by U+FFFD. */
+export const wellFormed = (s: string): string => s.toWellFormed();
 
 /** The key two addresses share when they are the same mailbox for us (case-insensitive). */
 export const emailKey = (email: string) => email.toLowerCase();
