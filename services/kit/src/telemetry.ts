@@ -47,7 +47,9 @@ export async function startTelemetry(opts: TelemetryOptions): Promise<{ shutdown
   if (sdk) return { shutdown: async () => {} };
   const exporter =
     opts.exporter ?? new OTLPTraceExporter({ url: `${opts.otlpEndpoint?.replace(/\/$/, '')}/v1/traces` });
-  const processor = opts.exporter ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter });
+  const processor = opts.exporter
+    ? new SimpleSpanProcessor({ exporter })
+    : new BatchSpanProcessor({ exporter });
   sdk = new Sdk({
     resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
     spanProcessors: [processor],
