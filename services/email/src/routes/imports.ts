@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   ErrorBody,
@@ -156,7 +155,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
           throw new ImportInputError(`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`, 413);
       }
       const records: AsyncIterable<SheetRecord> =
-        kind === 'xlsx' ? xlsxRecords(Readable.from(bytes(), { objectMode: false })) : csvRecords(bytes());
+        kind === 'xlsx' ? xlsxRecords(bytes()) : csvRecords(bytes());
       const length = Number(request.headers['content-length']);
       let running: RunningImport;
       try {
