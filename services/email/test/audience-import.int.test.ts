@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AudienceUnderTest, csv, type Loose, startAudience } from './audience-peers.ts';
+import { sheetXml, workbookEntries, zipBytes } from './xlsx-files.ts';
 
 /** Imports over HTTP against the real service, PostgreSQL and NATS: formats, edge cases, outcomes. */
 
@@ -365,6 +366,58 @@ describe('POST /api/admin/contacts/import-csv', () => {
     expect(
       (await t.call('GET', '/api/admin/email/imports/00000000-0000-4000-8000-000000000000')).status,
     ).toBe(404);
+  });
+
+  it("reads cells without references, and never shows the workbook reader's own error text", async () => {
+    const book = await newBook('Reader errors');
+    const xlsx = (content: Buffer) => ({
+      name: 'leads.xlsx',
+      content,
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    // References are optional in the format (some generators leave them out); the reader
+    // before this one answered "Cannot read properties of undefined (reading 'length')".
+    const unreferenced = await zipBytes(
+      workbookEntries(
+        sheetXml([
+          ['<c t="inlineStr"><is><t>Email</t></is></c>', '<c t="inlineStr"><is><t>Name</t></is></c>'],
+          [
+            '<c t="inlineStr"><is><t>noref@xlsx.example.com</t></is></c>',
+            '<c t="inlineStr"><is><t>No Ref</t></is></c>',
+          ],
+        ]).replace(/<row r="\d+">/g, '<row>'),
+      ),
+    );
+    const r = await t.upload('/api/admin/contacts/import-csv', xlsx(unreferenced), {
+      addressBookId: String(book),
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json.imported).toBe(1);
+    expect(byEmail(await contactsOf(book)).get('noref@xlsx.example.com')).toMatchObject({ firstName: 'No' });
+
+    const good = await zipBytes(
+      workbookEntries(sheetXml([['<c r="A1" t="inlineStr"><is><t>Email</t></is></c>']])),
+    );
+    const damaged: Array<[string, Buffer]> = [
+      ['truncated', good.subarray(0, good.length - 30)],
+      ['not a zip', Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(200, 7)])],
+      [
+        'a row numbered NaN',
+        await zipBytes(workbookEntries(sheetXml([['<c r="A1"><v>1</v></c>']]).replace('r="1"', 'r="x"'))),
+      ],
+      ['a tag left open', await zipBytes(workbookEntries('<worksheet><sheetData><row r="1"><c r="A1"'))],
+    ];
+    for (const [name, content] of damaged) {
+      const d = await t.upload('/api/admin/contacts/import-csv', xlsx(content), {
+        addressBookId: String(book),
+      });
+      expect(d.status, `${name}: ${JSON.stringify(d.json)}`).toBe(400);
+      expect(d.json.message, name).toMatch(
+        /^The \.xlsx workbook could not be read: it is damaged or not a workbook\./,
+      );
+      expect(d.json.message, name).not.toMatch(/undefined|Cannot read|Invalid|signature|\(/);
+    }
+    expect(await rowsIn(book)).toBe(1);
   });
 
   it('never answers 5xx for text with NUL, lone surrogates or invalid UTF-8', async () => {

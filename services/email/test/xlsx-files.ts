@@ -1,4 +1,6 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /**
@@ -82,6 +84,18 @@ export async function writeZip(path: string, entries: ZipEntry[]): Promise<numbe
  * so the pieces' streams can be laid end to end), a repeated piece once; then a final empty
  * block. A gigabyte of one letter costs a millisecond of deflate, and the CRC.
  */
+/** A zip of `entries` as bytes. */
+export async function zipBytes(entries: ZipEntry[]): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-zip-'));
+  try {
+    const path = join(dir, 'file.zip');
+    await writeZip(path, entries);
+    return readFileSync(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function deflateInto(
   content: Content,
   write: (b: Buffer) => Promise<void>,
