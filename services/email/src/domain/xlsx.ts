@@ -54,7 +54,8 @@ export class WorkbookError extends ImportInputError {
 
 const AGAIN = 'Save it again from your spreadsheet program, or export it as CSV.';
 const DAMAGED = `The .xlsx workbook could not be read: it is damaged or not a workbook. ${AGAIN}`;
-const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+const size = (bytes: number) =>
+  bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`;
 
 export async function* xlsxRecords(
   input: AsyncIterable<Buffer>,
@@ -231,7 +232,7 @@ async function* partText(
   const declared = entry.uncompressedSize;
   if (declared > maxBytes)
     throw new WorkbookError(
-      `The .xlsx workbook is too large to import: a part of it unpacks to more than ${mb(maxBytes)}. Split it, or export it as CSV.`,
+      `The .xlsx workbook is too large to import: a part of it unpacks to more than ${size(maxBytes)}. Split it, or export it as CSV.`,
       413,
     );
   if (declared > limits.ratioGraceBytes && declared > limits.ratio * Math.max(entry.compressedSize, 1))
