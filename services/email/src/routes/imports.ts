@@ -1,8 +1,10 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   ErrorBody,
+  IMPORT_ENCODINGS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_FILE_BYTES,
+  type ImportEncoding,
   ImportIdParams,
   ImportJob,
   ImportJobList,
@@ -13,7 +15,7 @@ import {
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csvRecords, type SheetRecord } from '../domain/csv.ts';
+import { CsvDecoder, csvRecords, type SheetRecord } from '../domain/csv.ts';
 import { ImportInputError } from '../domain/import.ts';
 import { xlsxRecords } from '../domain/xlsx.ts';
 import { importResult, isClientError, type RunningImport } from '../importer.ts';
@@ -88,6 +90,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     if (!request.isMultipart())
       throw new HttpError(415, 'Send the file as multipart/form-data (field "file", plus "addressBookId").');
     let bookField: string | undefined;
+    let encoding: ImportEncoding = 'auto';
     // (A FastifyReply is thenable: it cannot travel through an await, hence a flag.)
     let answered = false;
     let failure: unknown = null;
@@ -95,6 +98,14 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
       for await (const part of request.parts()) {
         if (part.type === 'field') {
           if (part.fieldname === 'addressBookId') bookField = String(part.value);
+          else if (part.fieldname === 'encoding') {
+            const value = String(part.value).trim().toLowerCase() || 'auto';
+            if (!(IMPORT_ENCODINGS as readonly string[]).includes(value))
+              failure ??= badRequest(
+                `Unknown text encoding "${value.slice(0, 40)}". Choose one of: ${IMPORT_ENCODINGS.join(', ')}.`,
+              );
+            else encoding = value as ImportEncoding;
+          }
           continue;
         }
         if (answered || failure) {
@@ -103,7 +114,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         }
         // The file is consumed here, before the next part can arrive.
         try {
-          await runFile(request, reply, part, bookField, opts);
+          await runFile(request, reply, part, bookField, encoding, opts);
           answered = true;
         } catch (err) {
           failure = err;
@@ -123,6 +134,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     reply: FastifyReply,
     part: MultipartFile,
     bookField: string | undefined,
+    encoding: ImportEncoding,
     opts: { bookRequired: boolean; xlsx: boolean },
   ): Promise<FastifyReply> {
     const raw = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -154,8 +166,11 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         if (tooLarge)
           throw new ImportInputError(`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`, 413);
       }
-      const records: AsyncIterable<SheetRecord> =
-        kind === 'xlsx' ? xlsxRecords(bytes()) : csvRecords(bytes());
+      // A CSV is read in the encoding the form names, or the one its bytes show.
+      const decoder = kind === 'csv' ? new CsvDecoder(encoding) : null;
+      const records: AsyncIterable<SheetRecord> = decoder
+        ? csvRecords(bytes(), undefined, decoder)
+        : xlsxRecords(bytes());
       const length = Number(request.headers['content-length']);
       let running: RunningImport;
       try {
@@ -167,7 +182,13 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
             bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
             createdBy: request.admin?.adminId ?? null,
           },
-          { records, layout: 'sheet', bytesReceived: () => received, onRead: uploadDone },
+          {
+            records,
+            layout: 'sheet',
+            bytesReceived: () => received,
+            encoding: () => decoder?.encoding ?? null,
+            onRead: uploadDone,
+          },
         );
       } catch (err) {
         if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
