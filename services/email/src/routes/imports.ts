@@ -87,8 +87,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     reply: FastifyReply,
     opts: { bookRequired: boolean; xlsx: boolean },
   ): Promise<FastifyReply> {
-    if (!request.isMultipart())
-      throw new HttpError(415, 'Send the file as multipart/form-data (field "file", plus "addressBookId").');
+    if (!request.isMultipart()) throw new HttpError(415, MULTIPART_ONLY);
     let bookField: string | undefined;
     let encoding: ImportEncoding = 'auto';
     // (A FastifyReply is thenable: it cannot travel through an await, hence a flag.)
@@ -208,13 +207,21 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
 
   app.post(
     '/api/admin/contacts/import-csv',
-    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    {
+      onRequest: deps.auth.admin,
+      preParsing: refuseUnlessMultipart,
+      schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } },
+    },
     async (request, reply) => fileImport(request, reply, { bookRequired: true, xlsx: true }),
   );
 
   app.post(
     '/api/admin/email/import-csv',
-    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    {
+      onRequest: deps.auth.admin,
+      preParsing: refuseUnlessMultipart,
+      schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } },
+    },
     async (request, reply) => fileImport(request, reply, { bookRequired: false, xlsx: false }),
   );
 
@@ -338,6 +345,43 @@ function kindOf(fileName: string | undefined, head: Buffer, xlsxAllowed: boolean
       415,
     );
   return 'csv';
+}
+
+const MULTIPART_ONLY = 'Send the file as multipart/form-data (field "file", plus "addressBookId").';
+
+/**
+ * The file imports take multipart only. Any other body is read to its end and then refused:
+ * 413 when it is over the service's body limit, 415 otherwise. Refused unread (Fastify's
+ * own answer to a body over its limit), the connection is closed while the body still
+ * arrives, and the gateway, still forwarding it, sees a reset where the answer was: it said
+ * 503 "email service not available". Read to the end, the answer arrives whole and the
+ * connection stays open for the next request. Past the largest import the gateway forwards,
+ * reading stops and the connection closes.
+ */
+async function refuseUnlessMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: NodeJS.ReadableStream,
+): Promise<NodeJS.ReadableStream> {
+  if (request.isMultipart()) return payload;
+  const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+  let bytes = 0;
+  await new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= IMPORT_MAX_BYTES) return;
+      payload.removeListener('data', onData);
+      payload.pause();
+      reply.header('connection', 'close');
+      resolve();
+    };
+    payload.on('data', onData);
+    payload.once('end', () => resolve());
+    payload.once('error', () => resolve());
+  });
+  if (bytes > limit)
+    throw new HttpError(413, `The request body is too large (at most ${limit / 1024 / 1024} MB). ${MULTIPART_ONLY}`);
+  throw new HttpError(415, MULTIPART_ONLY);
 }
 
 /** Reads and discards what is left of an upload. */
