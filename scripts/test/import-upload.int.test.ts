@@ -138,6 +138,31 @@ describe('a body the file imports refuse, through the gateway', () => {
       }
   });
 
+  it('a multipart upload of 3 MB is imported as before', async () => {
+    const book = await send(
+      new Agent(),
+      'POST',
+      '/api/admin/address-books',
+      { ...admin, 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ name: 'Through the gateway' })),
+    );
+    expect(book.status).toBe(201);
+    const rows = Array.from({ length: 40_000 }, (_, i) => `big${i}@gateway.example.com,Person ${i}`);
+    const csv = Buffer.from(`Email,Name\n${rows.join('\n')}\n`);
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    const form = new FormData();
+    form.append('addressBookId', String((book.json as { id?: number }).id));
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'big.csv');
+    const res = await fetch(`http://127.0.0.1:${port}/api/admin/contacts/import-csv`, {
+      method: 'POST',
+      headers: admin,
+      body: form,
+    });
+    const body = (await res.json()) as { imported?: number };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.imported).toBe(40_000);
+  });
+
   it('a small body that is not multipart: 415 as before, on a connection that stays usable', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

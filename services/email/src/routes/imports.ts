@@ -363,7 +363,8 @@ async function refuseUnlessMultipart(
   reply: FastifyReply,
   payload: NodeJS.ReadableStream,
 ): Promise<NodeJS.ReadableStream> {
-  if (request.isMultipart()) return payload;
+  // By its header: isMultipart() is only set by the multipart parser, which runs after this hook.
+  if (/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return payload;
   const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
   let bytes = 0;
   await new Promise<void>((resolve) => {
@@ -380,7 +381,10 @@ async function refuseUnlessMultipart(
     payload.once('error', () => resolve());
   });
   if (bytes > limit)
-    throw new HttpError(413, `The request body is too large (at most ${limit / 1024 / 1024} MB). ${MULTIPART_ONLY}`);
+    throw new HttpError(
+      413,
+      `The request body is too large (at most ${limit / 1024 / 1024} MB). ${MULTIPART_ONLY}`,
+    );
   throw new HttpError(415, MULTIPART_ONLY);
 }
 
