@@ -6,13 +6,17 @@
  * after the commit the search index had caught up, and the time of one search for a contact of
  * the file made right after the commit, before that (it must find the contact).
  * Targets: 100k CSV ≤ 2 s, 1M CSV ≤ 20 s, peak RSS ≤ 300 MB for every run; the .xlsx run is
- * reported. Exits non-zero when a target is missed or an import is not complete.
+ * reported. Then four hostile workbooks at once (1.5 MB each, one cell inflating to 1.5 GB):
+ * each must be refused with a 413, the service's peak RSS ≤ 400 MB. Exits non-zero when a
+ * target is missed or an import is not complete.
  *
- * BENCH_IMPORT_ROWS=100000,1000000 and BENCH_IMPORT_XLSX_ROWS=100000 change the sizes.
+ * BENCH_IMPORT_ROWS=100000,1000000, BENCH_IMPORT_XLSX_ROWS=100000 and BENCH_IMPORT_HOSTILE=4
+ * change the sizes (0 or empty leaves a part out: BENCH_IMPORT_ROWS= runs no CSV).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHostileXlsx } from '../../services/email/test/xlsx-files.ts';
 import { startPlatform } from '../lib/platform.ts';
 import {
   createBook,
@@ -26,10 +30,15 @@ import {
 import { table } from './_load.ts';
 import { signInCookie } from './_seed.ts';
 
-const csvSizes = (process.env.BENCH_IMPORT_ROWS ?? '100000,1000000').split(',').map(Number);
+const csvSizes = (process.env.BENCH_IMPORT_ROWS ?? '100000,1000000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const xlsxRows = Number(process.env.BENCH_IMPORT_XLSX_ROWS ?? 100_000);
+const hostile = Number(process.env.BENCH_IMPORT_HOSTILE ?? 4);
 const TARGET_SECONDS: Record<number, number> = { 100000: 2, 1000000: 20 };
 const TARGET_RSS_MB = 300;
+const TARGET_HOSTILE_RSS_MB = 400;
 
 const email = 'bench-admin@parley.test';
 const password = 'bench admin password';
@@ -70,6 +79,18 @@ if (xlsxRows > 0) {
     },
     rows: xlsxRows,
   });
+}
+
+const bombs: string[] = [];
+for (let i = 0; i < hostile; i++) {
+  const path = join(work, `hostile-${i}.xlsx`);
+  // Alternately a shared and an inline string; every other one lies about its size.
+  await writeHostileXlsx(path, {
+    cellBytes: 1_500_000_000,
+    where: i % 2 ? 'inline-string' : 'shared-string',
+    lie: i % 4 >= 2,
+  });
+  bombs.push(path);
 }
 
 const platform = await startPlatform({
@@ -146,6 +167,43 @@ try {
       imported: Number(res.body.imported ?? 0),
       target: run.target ? `≤ ${run.target} s, ≤ ${TARGET_RSS_MB} MB` : `≤ ${TARGET_RSS_MB} MB`,
       result: complete && fast && lean && searchable ? 'PASS' : 'FAIL',
+    });
+  }
+  if (bombs.length) {
+    const books = await Promise.all(bombs.map((_, i) => createBook(base, cookie, `Hostile ${i + 1}`)));
+    const watch = rssWatch(pid);
+    const t0 = performance.now();
+    const answers = await Promise.all(
+      bombs.map((path, i) =>
+        uploadFile(
+          base,
+          cookie,
+          '/api/admin/contacts/import-csv',
+          {
+            path,
+            name: `hostile-${i}.xlsx`,
+            type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          },
+          { addressBookId: String(books[i]) },
+        ),
+      ),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const { peakMb, startMb } = watch.stop();
+    const refused = answers.every((a) => a.status === 413);
+    for (const a of answers)
+      if (a.status !== 413) console.error(`hostile workbook: answered ${a.status} ${JSON.stringify(a.body)}`);
+    const lean = peakMb <= TARGET_HOSTILE_RSS_MB;
+    failed ||= !refused || !lean;
+    results.push({
+      run: `${bombs.length} hostile XLSX at once`,
+      'size MB': +(statSync(bombs[0] as string).size / 1e6).toFixed(1),
+      seconds: +seconds.toFixed(2),
+      'RSS before MB': Math.round(startMb),
+      'peak RSS MB': Math.round(peakMb),
+      imported: 0,
+      target: `413, ≤ ${TARGET_HOSTILE_RSS_MB} MB`,
+      result: refused && lean ? 'PASS' : 'FAIL',
     });
   }
   table(results);

@@ -260,6 +260,23 @@ test('imports a file with its outcome, and follows a running import after a relo
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(c.getByTestId('book-count')).toHaveText('3,000 contacts');
 
+  // A Windows-1252 CSV (what Excel saves as "CSV" in Western locales): detected, read right, and said.
+  await c.getByRole('button', { name: `Import contacts into ${book.name}` }).click();
+  dialog = page.getByRole('dialog', { name: 'Import Contacts' });
+  await expect(dialog.getByLabel('Text encoding of a CSV')).toHaveValue('auto');
+  await dialog.getByLabel('Contacts file (.csv or .xlsx)').setInputFiles({
+    name: 'latin.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`Name,Email\nJosé Müller,jose@${tag}.example.com\n`, 'latin1'),
+  });
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByTestId('import-encoding')).toHaveText(
+    'Read as Western European (Windows-1252 / Latin-1) text.',
+    { timeout: 30_000 },
+  );
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(c.getByTestId('book-count')).toHaveText('3,001 contacts');
+
   // An import held open by this test: the card shows it, a reloaded page's dialog follows it live.
   const held = await heldImport(context, baseURL ?? '', book.id, 2000, `held-${tag}.example.com`);
   await page.reload();
@@ -283,14 +300,14 @@ test('imports a file with its outcome, and follows a running import after a relo
   const answer = await held.answer;
   expect(answer.status).toBe(409);
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(card(page, book.name).getByTestId('book-count')).toHaveText('3,000 contacts');
+  await expect(card(page, book.name).getByTestId('book-count')).toHaveText('3,001 contacts');
 
   // The export has every contact, the header first.
   const download = await page.request.get(`/api/admin/address-books/${book.id}/export`);
   expect(download.status()).toBe(200);
   const text = await download.text();
   expect(text.split('\n')[0]).toContain('Email,First Name,Last Name');
-  expect(text.trim().split('\n')).toHaveLength(3001);
+  expect(text.trim().split('\n')).toHaveLength(3002);
 });
 
 test('contacts tab: cards, paging, re-subscribe after a real unsubscribe, delete', async ({ page }) => {

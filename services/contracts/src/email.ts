@@ -81,6 +81,28 @@ export type ImportPhase = (typeof IMPORT_PHASES)[number];
 export const IMPORT_KINDS = ['csv', 'xlsx', 'manual'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
+/**
+ * Text encodings a CSV import can be told to read (WHATWG labels, as TextDecoder knows them).
+ * 'auto' detects: a byte-order mark (UTF-8, UTF-16), else UTF-8 when the bytes are UTF-8,
+ * else Windows-1252 (the Latin-1 superset Excel writes in Western locales).
+ */
+export const IMPORT_ENCODINGS = [
+  'auto',
+  'utf-8',
+  'utf-16le',
+  'utf-16be',
+  'windows-1252',
+  'windows-1250',
+  'windows-1251',
+  'iso-8859-2',
+  'shift_jis',
+  'gb18030',
+] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+/** An encoding a CSV was read in. */
+export type TextEncoding = Exclude<ImportEncoding, 'auto'>;
+export const ImportEncodingSchema = literalUnion(IMPORT_ENCODINGS);
+
 // ── address books ──────────────────────────────────────────────────────────────
 
 export const AddressBook = Type.Object({
@@ -233,6 +255,8 @@ export const ImportJob = Type.Object({
   errorCount: Type.Integer({ minimum: 0 }),
   /** The first IMPORT_ERRORS_LISTED refused rows with their line numbers. */
   errors: Type.Array(ImportRowError),
+  /** The text encoding a CSV is read in (detected or chosen; null until known, and for .xlsx and manual entry). */
+  encoding: Nullable(Type.String()),
   message: Nullable(Type.String()),
   startedAt: IsoDateTime,
   finishedAt: Nullable(IsoDateTime),
@@ -268,6 +292,8 @@ export const ImportResult = Type.Object({
   errorCount: Type.Integer({ minimum: 0 }),
   /** Rejected rows as 'Line N: reason' (the first IMPORT_ERRORS_LISTED). */
   errors: Type.Array(Type.String()),
+  /** The text encoding the CSV was read in (null for .xlsx and manual entry). */
+  encoding: Nullable(Type.String()),
   message: Type.String(),
 });
 export type ImportResult = Static<typeof ImportResult>;

@@ -51,6 +51,8 @@ export interface ImportInput {
   layout: 'sheet' | 'manual';
   /** Upload bytes received so far (progress). */
   bytesReceived: () => number;
+  /** The text encoding the records are read in, once known (a CSV's; none for .xlsx and manual entry). */
+  encoding?: () => string | null;
   /** Called once every record has been read and staged (or the import has ended). */
   onRead?: () => void;
 }
@@ -130,6 +132,7 @@ export class Importer {
       skipped: 0,
       errorCount: 0,
       errors: [],
+      encoding: null,
     };
     let validRows = 0;
     let errorsChanged = false;
@@ -146,6 +149,7 @@ export class Importer {
     let writing: Promise<void> = Promise.resolve();
     const writeProgress = () => {
       progress.bytesReceived = input.bytesReceived();
+      progress.encoding = input.encoding?.() ?? null;
       const withErrors = errorsChanged;
       errorsChanged = false;
       writing = this.jobs
@@ -270,6 +274,7 @@ export class Importer {
       clearInterval(timer);
       await writing;
       progress.bytesReceived = input.bytesReceived();
+      progress.encoding = input.encoding?.() ?? null;
       const finished = await session.commit(job.id, progress, kind);
       // After a bulk load the planner's statistics are stale until autovacuum comes by; the
       // searches choose between the trigram index and a newest-first walk on them.
@@ -300,6 +305,7 @@ export class Importer {
       await session?.close();
       session = null;
       progress.bytesReceived = input.bytesReceived();
+      progress.encoding = input.encoding?.() ?? null;
       const ended = await this.jobs
         .finishWithout(job.id, cancelled ? 'cancelled' : 'failed', message, progress)
         .catch(() => null);
@@ -341,6 +347,7 @@ export function importResult(job: ImportJob) {
     rowsRead: job.rowsRead,
     errorCount: job.errorCount,
     errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
+    encoding: job.encoding,
     message:
       job.status === 'completed'
         ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts.` : ''}`

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
+  CsvDecoder,
   CsvSplitter,
   csvRecords,
   MAX_RECORD_CHARS,
@@ -10,14 +11,22 @@ import {
 
 /** The CSV splitter: edge cases by hand, and agreement with csv-parse on generated files. */
 
-async function read(chunks: Array<string | Buffer>, delimiter?: ',' | ';' | '\t'): Promise<SheetRecord[]> {
+async function read(
+  chunks: Array<string | Buffer>,
+  delimiter?: ',' | ';' | '\t',
+  decoder?: CsvDecoder,
+): Promise<SheetRecord[]> {
   const out: SheetRecord[] = [];
   async function* source() {
     for (const c of chunks) yield typeof c === 'string' ? Buffer.from(c) : c;
   }
-  for await (const r of csvRecords(source(), delimiter)) out.push(r);
+  for await (const r of csvRecords(source(), delimiter, decoder)) out.push(r);
   return out;
 }
+
+/** `bytes` in pieces of `size`. */
+const pieces = (bytes: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
 
 /** Every way of cutting `text` into two pieces must give the same records. */
 async function everySplit(text: string): Promise<SheetRecord[]> {
@@ -89,8 +98,83 @@ describe('csvRecords', () => {
       { line: 1, cells: ['email', 'name'] },
       { line: 2, cells: ['a@b.co', 'Zoë'] },
     ]);
-    const bad = Buffer.concat([Buffer.from('a,'), Buffer.from([0xff, 0xc3]), Buffer.from(',\u0000z\n')]);
-    expect(await read([bad])).toEqual([{ line: 1, cells: ['a', '\uFFFD\uFFFD', '\u0000z'] }]);
+    // Mostly UTF-8: a stray byte becomes U+FFFD.
+    const bad = Buffer.concat([Buffer.from('Zoë Ünal,'), Buffer.from([0xff]), Buffer.from(',\u0000z\n')]);
+    expect(await read([bad])).toEqual([{ line: 1, cells: ['Zoë Ünal', '\uFFFD', '\u0000z'] }]);
+  });
+
+  it('reads a Windows-1252 (Latin-1) file as such, detected or chosen, and says which encoding it used', async () => {
+    // "José Müller, Café €5" as Excel writes it in a Western locale.
+    const latin = Buffer.from('email,name,note\nj@x.io,José Müller,Café €5\n', 'latin1');
+    latin[latin.length - 3] = 0x80; // '€' is 0x80 in Windows-1252
+    const decoder = new CsvDecoder();
+    expect(await read([latin], undefined, decoder)).toEqual([
+      { line: 1, cells: ['email', 'name', 'note'] },
+      { line: 2, cells: ['j@x.io', 'José Müller', 'Café €5'] },
+    ]);
+    expect(decoder.encoding).toBe('windows-1252');
+    // The first accented byte far into the file, split anywhere.
+    const late = Buffer.concat([
+      Buffer.from(`email\n${'a@x.io\n'.repeat(20_000)}`),
+      Buffer.from('jos\xe9@x.io\n', 'latin1'),
+    ]);
+    for (const size of [1, 7, 65_536]) {
+      const d = new CsvDecoder();
+      const rows = await read(pieces(late, size === 1 ? late.length - 5 : size), undefined, d);
+      expect(rows.at(-1)).toEqual({ line: 20_002, cells: ['josé@x.io'] });
+      expect(d.encoding).toBe('windows-1252');
+    }
+    // UTF-8, UTF-16 (either order, the mark split anywhere), ASCII.
+    const cases: Array<[Buffer, string]> = [
+      [Buffer.from('\uFEFFemail\nzoë@x.io\n'), 'utf-8'],
+      [Buffer.from('email\nzoë@x.io\n'), 'utf-8'],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\nzoë@x.io\n', 'utf16le')]), 'utf-16le'],
+      [
+        Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('email\nzoë@x.io\n', 'utf16le').swap16()]),
+        'utf-16be',
+      ],
+    ];
+    for (const [bytes, encoding] of cases)
+      for (let i = 1; i < bytes.length; i++) {
+        const d = new CsvDecoder();
+        const rows = await read([bytes.subarray(0, i), bytes.subarray(i)], undefined, d);
+        expect(rows, `${encoding} split at ${i}`).toEqual([
+          { line: 1, cells: ['email'] },
+          { line: 2, cells: ['zoë@x.io'] },
+        ]);
+        expect(d.encoding).toBe(encoding);
+      }
+    const ascii = new CsvDecoder();
+    await read(['email\na@x.io\n'], undefined, ascii);
+    expect(ascii.encoding).toBe('utf-8');
+    // Chosen: read as asked, whatever the bytes look like.
+    const chosen = new CsvDecoder('windows-1252');
+    expect(await read(['email\nzoë@x.io\n'], undefined, chosen)).toEqual([
+      { line: 1, cells: ['email'] },
+      { line: 2, cells: ['zoÃ«@x.io'] },
+    ]);
+    expect(chosen.encoding).toBe('windows-1252');
+  });
+
+  it('reports an endless row once, with its line, however it arrives', async () => {
+    for (const [name, row] of [
+      ['unquoted', 'x'.repeat(3_000_000)],
+      ['quoted, never closed', `"${'x'.repeat(3_000_000)}`],
+      ['quoted and closed, too long', `"${'x'.repeat(3_000_000)}",y`],
+    ]) {
+      for (const eol of ['\n', '\r\n', '\r']) {
+        const file = Buffer.from(`email,name${eol}a@x.io,A${eol}${row}${eol}b@x.io,B${eol}`);
+        for (const size of [65_536, 65_537, 1_000_003]) {
+          const rows = await read(pieces(file, size));
+          expect(rows, `${name} ${JSON.stringify(eol)} ${size}`).toEqual([
+            { line: 1, cells: ['email', 'name'] },
+            { line: 2, cells: ['a@x.io', 'A'] },
+            { line: 3, unreadable: expect.any(String) },
+            { line: 4, cells: ['b@x.io', 'B'] },
+          ]);
+        }
+      }
+    }
   });
 
   it('finds the delimiter on the first line', async () => {

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AudienceUnderTest, csv, type Loose, startAudience } from './audience-peers.ts';
+import { sheetXml, workbookEntries, zipBytes } from './xlsx-files.ts';
 
 /** Imports over HTTP against the real service, PostgreSQL and NATS: formats, edge cases, outcomes. */
 
@@ -365,6 +366,126 @@ describe('POST /api/admin/contacts/import-csv', () => {
     expect(
       (await t.call('GET', '/api/admin/email/imports/00000000-0000-4000-8000-000000000000')).status,
     ).toBe(404);
+  });
+
+  it("reads cells without references, and never shows the workbook reader's own error text", async () => {
+    const book = await newBook('Reader errors');
+    const xlsx = (content: Buffer) => ({
+      name: 'leads.xlsx',
+      content,
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    // References are optional in the format (some generators leave them out); the reader
+    // before this one answered "Cannot read properties of undefined (reading 'length')".
+    const unreferenced = await zipBytes(
+      workbookEntries(
+        sheetXml([
+          ['<c t="inlineStr"><is><t>Email</t></is></c>', '<c t="inlineStr"><is><t>Name</t></is></c>'],
+          [
+            '<c t="inlineStr"><is><t>noref@xlsx.example.com</t></is></c>',
+            '<c t="inlineStr"><is><t>No Ref</t></is></c>',
+          ],
+        ]).replace(/<row r="\d+">/g, '<row>'),
+      ),
+    );
+    const r = await t.upload('/api/admin/contacts/import-csv', xlsx(unreferenced), {
+      addressBookId: String(book),
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json.imported).toBe(1);
+    expect(byEmail(await contactsOf(book)).get('noref@xlsx.example.com')).toMatchObject({ firstName: 'No' });
+
+    const good = await zipBytes(
+      workbookEntries(sheetXml([['<c r="A1" t="inlineStr"><is><t>Email</t></is></c>']])),
+    );
+    const damaged: Array<[string, Buffer]> = [
+      ['truncated', good.subarray(0, good.length - 30)],
+      ['not a zip', Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(200, 7)])],
+      [
+        'a row numbered NaN',
+        await zipBytes(workbookEntries(sheetXml([['<c r="A1"><v>1</v></c>']]).replace('r="1"', 'r="x"'))),
+      ],
+      ['a tag left open', await zipBytes(workbookEntries('<worksheet><sheetData><row r="1"><c r="A1"'))],
+    ];
+    for (const [name, content] of damaged) {
+      const d = await t.upload('/api/admin/contacts/import-csv', xlsx(content), {
+        addressBookId: String(book),
+      });
+      expect(d.status, `${name}: ${JSON.stringify(d.json)}`).toBe(400);
+      expect(d.json.message, name).toMatch(
+        /^The \.xlsx workbook could not be read: it is damaged or not a workbook\./,
+      );
+      expect(d.json.message, name).not.toMatch(/undefined|Cannot read|Invalid|signature|\(/);
+    }
+    expect(await rowsIn(book)).toBe(1);
+  });
+
+  it('reads a Windows-1252 CSV as such (detected, or as the form asks) and says which encoding it used', async () => {
+    const book = await newBook('Latin-1');
+    const latin = Buffer.from('Email,Name,Company\njose@latin.example.com,José Müller,Café Zoë\n', 'latin1');
+    const r = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'latin.csv', content: latin },
+      { addressBookId: String(book) },
+    );
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json).toMatchObject({ imported: 1, encoding: 'windows-1252' });
+    expect(byEmail(await contactsOf(book)).get('jose@latin.example.com')).toMatchObject({
+      firstName: 'José',
+      lastName: 'Müller',
+      company: 'Café Zoë',
+    });
+    const job = await t.call('GET', `/api/admin/email/imports/${r.json.importId}`);
+    expect(job.json.encoding).toBe('windows-1252');
+
+    // UTF-8 is detected as UTF-8; an encoding the form names is used as named.
+    const utf8 = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'utf8.csv', content: Buffer.from('Email,Name\nzoe@latin.example.com,Zoë\n') },
+      { addressBookId: String(book) },
+    );
+    expect(utf8.json).toMatchObject({ imported: 1, encoding: 'utf-8' });
+    const forced = await t.upload(
+      '/api/admin/email/import-csv',
+      { name: 'forced.csv', content: Buffer.from('Email,Name\nforced@latin.example.com,Zoë\n') },
+      { addressBookId: String(book), encoding: 'windows-1252' },
+    );
+    expect(forced.json).toMatchObject({ imported: 1, encoding: 'windows-1252' });
+    expect(byEmail(await contactsOf(book)).get('forced@latin.example.com')?.firstName).toBe('ZoÃ«');
+    const unknown = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'x.csv', content: Buffer.from('Email\nx@latin.example.com\n') },
+      { addressBookId: String(book), encoding: 'ebcdic' },
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toMatch(/^Unknown text encoding "ebcdic"/);
+    // A workbook has no text encoding to report.
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('A').addRow(['Email']);
+    wb.getWorksheet('A')?.addRow(['wb@latin.example.com']);
+    const x = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'a.xlsx', content: Buffer.from(await wb.xlsx.writeBuffer()) },
+      { addressBookId: String(book) },
+    );
+    expect(x.json).toMatchObject({ imported: 1, encoding: null });
+    expect(await countOf(book)).toBe(4);
+  });
+
+  it('reports a row of 3 MB once, with its line, and imports the rows around it', async () => {
+    const book = await newBook('Endless row');
+    const file = `Email,Name\r\nbefore@long.example.com,A\r\n${'x'.repeat(3_000_000)}\r\nafter@long.example.com,B\r\n`;
+    const r = await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'long.csv', content: file },
+      { addressBookId: String(book) },
+    );
+    expect(r.status, JSON.stringify(r.json).slice(0, 500)).toBe(200);
+    expect(r.json).toMatchObject({
+      imported: 2,
+      errorCount: 1,
+      errors: ['Line 3: The row is longer than 65536 characters'],
+    });
   });
 
   it('never answers 5xx for text with NUL, lone surrogates or invalid UTF-8', async () => {

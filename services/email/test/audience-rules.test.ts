@@ -22,7 +22,6 @@ import {
   type StagedContact,
   toContact,
 } from '../src/domain/import.ts';
-import { cellText } from '../src/domain/xlsx.ts';
 
 describe('email addresses', () => {
   it('keeps the local part, lower-cases and punycodes the domain', () => {
@@ -212,18 +211,6 @@ describe('import columns and rows', () => {
     expect(copyLine(c)).toBe(
       '2\ta@x.io\ta@x.io\tTab\\there\tBack\\\\slash\tMulti\\nline\\r\t\\N\t\\N\t\\N\t\\N\t4.5\t12\t\\N\t{"a \\\\"quoted\\\\"","b\\\\\\\\c"}\n',
     );
-  });
-
-  it('reads the text a spreadsheet cell shows', () => {
-    expect(cellText('x')).toBe('x');
-    expect(cellText(4.5)).toBe('4.5');
-    expect(cellText(true)).toBe('TRUE');
-    expect(cellText(new Date('2024-05-06T00:00:00Z'))).toBe('2024-05-06');
-    expect(cellText({ richText: [{ text: 'An' }, { text: 'n' }] })).toBe('Ann');
-    expect(cellText({ text: 'a@x.io', hyperlink: 'mailto:a@x.io' })).toBe('a@x.io');
-    expect(cellText({ formula: 'A1', result: 7 })).toBe('7');
-    expect(cellText({ error: '#N/A' })).toBe('');
-    expect(cellText(null)).toBe('');
   });
 
   it('words the summary as the spec does', () => {

@@ -38,13 +38,14 @@ interface JobRow {
   skipped: number;
   error_count: number;
   errors: ImportRowError[];
+  encoding: string | null;
   message: string | null;
   started_at: Date;
   finished_at: Date | null;
 }
 
 const JOB_COLUMNS = `"id", "address_book_id", "kind", "file_name", "status", "phase", "bytes_received", "bytes_total",
-  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "message", "started_at", "finished_at"`;
+  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "encoding", "message", "started_at", "finished_at"`;
 
 export function toImportJob(r: JobRow): ImportJob {
   return {
@@ -62,6 +63,7 @@ export function toImportJob(r: JobRow): ImportJob {
     skipped: r.skipped,
     errorCount: r.error_count,
     errors: r.errors,
+    encoding: r.encoding,
     message: r.message,
     startedAt: r.started_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null,
@@ -77,6 +79,8 @@ export interface Progress {
   skipped: number;
   errorCount: number;
   errors: ImportRowError[];
+  /** The text encoding the CSV is read in, once known. */
+  encoding: string | null;
 }
 
 /** A job whose process stopped writing its heartbeat this long ago is dead. */
@@ -145,7 +149,8 @@ export class ImportsRepository {
     const { rows } = await this.pool.query<{ cancel_requested: boolean; status: ImportStatus }>(
       `UPDATE "email_imports" SET "phase" = $2, "bytes_received" = $3, "rows_read" = $4, "imported" = $5,
          "updated" = $6, "skipped" = $7, "error_count" = $8,
-         "errors" = CASE WHEN $9::jsonb IS NULL THEN "errors" ELSE $9::jsonb END, "heartbeat_at" = now()
+         "errors" = CASE WHEN $9::jsonb IS NULL THEN "errors" ELSE $9::jsonb END, "encoding" = $10,
+         "heartbeat_at" = now()
        WHERE "id" = $1 AND "status" = 'running' RETURNING "cancel_requested", "status"`,
       [
         id,
@@ -157,6 +162,7 @@ export class ImportsRepository {
         p.skipped,
         p.errorCount,
         withErrors ? JSON.stringify(p.errors) : null,
+        p.encoding,
       ],
     );
     const r = rows[0];
@@ -173,9 +179,9 @@ export class ImportsRepository {
     const { rows } = await this.pool.query<JobRow>(
       `UPDATE "email_imports" SET "status" = $2, "phase" = 'done', "message" = $3, "finished_at" = now(),
          "bytes_received" = $4, "rows_read" = $5, "imported" = 0, "updated" = 0, "skipped" = 0,
-         "error_count" = $6, "errors" = $7::jsonb, "heartbeat_at" = now()
+         "error_count" = $6, "errors" = $7::jsonb, "encoding" = $8, "heartbeat_at" = now()
        WHERE "id" = $1 AND "status" = 'running' RETURNING ${JOB_COLUMNS}`,
-      [id, status, message, p.bytesReceived, p.rowsRead, p.errorCount, JSON.stringify(p.errors)],
+      [id, status, message, p.bytesReceived, p.rowsRead, p.errorCount, JSON.stringify(p.errors), p.encoding],
     );
     return rows[0] ? toImportJob(rows[0]) : this.get(id);
   }
@@ -334,7 +340,7 @@ export class ImportSession {
     const { rows } = await this.client.query<JobRow>(
       `UPDATE "email_imports" SET "status" = 'completed', "phase" = 'done', "message" = $2, "finished_at" = now(),
          "bytes_received" = $3, "rows_read" = $4, "imported" = $5, "updated" = $6, "skipped" = $7,
-         "error_count" = $8, "errors" = $9::jsonb, "heartbeat_at" = now()
+         "error_count" = $8, "errors" = $9::jsonb, "encoding" = $10, "heartbeat_at" = now()
        WHERE "id" = $1 AND "status" = 'running' AND NOT "cancel_requested" RETURNING ${JOB_COLUMNS}`,
       [
         jobId,
@@ -346,6 +352,7 @@ export class ImportSession {
         p.skipped,
         p.errorCount,
         JSON.stringify(p.errors),
+        p.encoding,
       ],
     );
     const row = rows[0];

@@ -1,9 +1,10 @@
-import { Readable } from 'node:stream';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   ErrorBody,
+  IMPORT_ENCODINGS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_FILE_BYTES,
+  type ImportEncoding,
   ImportIdParams,
   ImportJob,
   ImportJobList,
@@ -14,7 +15,7 @@ import {
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound, type ServiceInstance } from '@parley/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csvRecords, type SheetRecord } from '../domain/csv.ts';
+import { CsvDecoder, csvRecords, type SheetRecord } from '../domain/csv.ts';
 import { ImportInputError } from '../domain/import.ts';
 import { xlsxRecords } from '../domain/xlsx.ts';
 import { importResult, isClientError, type RunningImport } from '../importer.ts';
@@ -86,9 +87,9 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     reply: FastifyReply,
     opts: { bookRequired: boolean; xlsx: boolean },
   ): Promise<FastifyReply> {
-    if (!request.isMultipart())
-      throw new HttpError(415, 'Send the file as multipart/form-data (field "file", plus "addressBookId").');
+    if (!request.isMultipart()) throw new HttpError(415, MULTIPART_ONLY);
     let bookField: string | undefined;
+    let encoding: ImportEncoding = 'auto';
     // (A FastifyReply is thenable: it cannot travel through an await, hence a flag.)
     let answered = false;
     let failure: unknown = null;
@@ -96,6 +97,14 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
       for await (const part of request.parts()) {
         if (part.type === 'field') {
           if (part.fieldname === 'addressBookId') bookField = String(part.value);
+          else if (part.fieldname === 'encoding') {
+            const value = String(part.value).trim().toLowerCase() || 'auto';
+            if (!(IMPORT_ENCODINGS as readonly string[]).includes(value))
+              failure ??= badRequest(
+                `Unknown text encoding "${value.slice(0, 40)}". Choose one of: ${IMPORT_ENCODINGS.join(', ')}.`,
+              );
+            else encoding = value as ImportEncoding;
+          }
           continue;
         }
         if (answered || failure) {
@@ -104,7 +113,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         }
         // The file is consumed here, before the next part can arrive.
         try {
-          await runFile(request, reply, part, bookField, opts);
+          await runFile(request, reply, part, bookField, encoding, opts);
           answered = true;
         } catch (err) {
           failure = err;
@@ -124,6 +133,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     reply: FastifyReply,
     part: MultipartFile,
     bookField: string | undefined,
+    encoding: ImportEncoding,
     opts: { bookRequired: boolean; xlsx: boolean },
   ): Promise<FastifyReply> {
     const raw = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -155,8 +165,11 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         if (tooLarge)
           throw new ImportInputError(`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`, 413);
       }
-      const records: AsyncIterable<SheetRecord> =
-        kind === 'xlsx' ? xlsxRecords(Readable.from(bytes(), { objectMode: false })) : csvRecords(bytes());
+      // A CSV is read in the encoding the form names, or the one its bytes show.
+      const decoder = kind === 'csv' ? new CsvDecoder(encoding) : null;
+      const records: AsyncIterable<SheetRecord> = decoder
+        ? csvRecords(bytes(), undefined, decoder)
+        : xlsxRecords(bytes());
       const length = Number(request.headers['content-length']);
       let running: RunningImport;
       try {
@@ -168,7 +181,13 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
             bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
             createdBy: request.admin?.adminId ?? null,
           },
-          { records, layout: 'sheet', bytesReceived: () => received, onRead: uploadDone },
+          {
+            records,
+            layout: 'sheet',
+            bytesReceived: () => received,
+            encoding: () => decoder?.encoding ?? null,
+            onRead: uploadDone,
+          },
         );
       } catch (err) {
         if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
@@ -188,13 +207,21 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
 
   app.post(
     '/api/admin/contacts/import-csv',
-    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    {
+      onRequest: deps.auth.admin,
+      preParsing: refuseUnlessMultipart,
+      schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } },
+    },
     async (request, reply) => fileImport(request, reply, { bookRequired: true, xlsx: true }),
   );
 
   app.post(
     '/api/admin/email/import-csv',
-    { onRequest: deps.auth.admin, schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } } },
+    {
+      onRequest: deps.auth.admin,
+      preParsing: refuseUnlessMultipart,
+      schema: { response: { 200: ImportResult, 202: ImportResult, ...errors } },
+    },
     async (request, reply) => fileImport(request, reply, { bookRequired: false, xlsx: false }),
   );
 
@@ -318,6 +345,47 @@ function kindOf(fileName: string | undefined, head: Buffer, xlsxAllowed: boolean
       415,
     );
   return 'csv';
+}
+
+const MULTIPART_ONLY = 'Send the file as multipart/form-data (field "file", plus "addressBookId").';
+
+/**
+ * The file imports take multipart only. Any other body is read to its end and then refused:
+ * 413 when it is over the service's body limit, 415 otherwise. Refused unread (Fastify's
+ * own answer to a body over its limit), the connection is closed while the body still
+ * arrives, and the gateway, still forwarding it, sees a reset where the answer was: it said
+ * 503 "email service not available". Read to the end, the answer arrives whole and the
+ * connection stays open for the next request. Past the largest import the gateway forwards,
+ * reading stops and the connection closes.
+ */
+async function refuseUnlessMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: NodeJS.ReadableStream,
+): Promise<NodeJS.ReadableStream> {
+  // By its header: isMultipart() is only set by the multipart parser, which runs after this hook.
+  if (/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return payload;
+  const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+  let bytes = 0;
+  await new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= IMPORT_MAX_BYTES) return;
+      payload.removeListener('data', onData);
+      payload.pause();
+      reply.header('connection', 'close');
+      resolve();
+    };
+    payload.on('data', onData);
+    payload.once('end', () => resolve());
+    payload.once('error', () => resolve());
+  });
+  if (bytes > limit)
+    throw new HttpError(
+      413,
+      `The request body is too large (at most ${limit / 1024 / 1024} MB). ${MULTIPART_ONLY}`,
+    );
+  throw new HttpError(415, MULTIPART_ONLY);
 }
 
 /** Reads and discards what is left of an upload. */

@@ -1,4 +1,10 @@
-import { type AddressBook, IMPORT_MAX_BYTES, IMPORT_MAX_FILE_BYTES, importSummary } from '@parley/contracts';
+import {
+  type AddressBook,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_FILE_BYTES,
+  type ImportEncoding,
+  importSummary,
+} from '@parley/contracts';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
@@ -13,7 +19,13 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
-import { ImportOutcome, ImportProgressPanel, useImport } from '../email/import-progress.tsx';
+import {
+  EncodingSelect,
+  encodingField,
+  ImportOutcome,
+  ImportProgressPanel,
+  useImport,
+} from '../email/import-progress.tsx';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -49,6 +61,7 @@ export function BookImportDialog({
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [encoding, setEncoding] = useState<ImportEncoding>('auto');
   const imp = useImport(book?.id ?? null, open, {
     complete: (r) => toast({ title: 'Import Complete', description: importSummary(r) }),
     failed: (message) =>
@@ -86,7 +99,10 @@ export function BookImportDialog({
             const p = fileProblem(file, 'csv-xlsx');
             setProblem(p);
             if (p || !file || !book) return;
-            void imp.start(BOOK_IMPORT_PATH, file, { addressBookId: String(book.id) });
+            void imp.start(BOOK_IMPORT_PATH, file, {
+              addressBookId: String(book.id),
+              ...encodingField(encoding),
+            });
           }}
           className="space-y-4"
         >
@@ -113,6 +129,12 @@ export function BookImportDialog({
             </p>
             <FieldError id={`${fileId}-error`} message={problem ?? undefined} />
           </div>
+          <EncodingSelect
+            id={`${fileId}-encoding`}
+            label="Text encoding of a CSV"
+            value={encoding}
+            onChange={setEncoding}
+          />
           <DialogActions>
             <CancelButton onCancel={() => close(false)} />
             <BusyButton busy={false} icon={Upload}>

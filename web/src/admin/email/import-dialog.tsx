@@ -1,4 +1,4 @@
-import { type ImportResult, importSummary } from '@parley/contracts';
+import { type ImportEncoding, type ImportResult, importSummary } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileUp, Keyboard, Upload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
@@ -25,7 +25,14 @@ import {
   useAddressBooks,
 } from './audience-api.ts';
 import { AudienceDialog } from './audience-dialog.tsx';
-import { ImportOutcome, ImportProgressPanel, type ImportState, useImport } from './import-progress.tsx';
+import {
+  EncodingSelect,
+  encodingField,
+  ImportOutcome,
+  ImportProgressPanel,
+  type ImportState,
+  useImport,
+} from './import-progress.tsx';
 
 type Mode = 'csv' | 'manual';
 const MODES: TabDef<Mode>[] = [
@@ -55,6 +62,7 @@ export function ImportContactsDialog({
   const target = bookId ?? defaultBook?.id ?? null;
   const [mode, setMode] = useState<Mode>('csv');
   const [file, setFile] = useState<File | null>(null);
+  const [encoding, setEncoding] = useState<ImportEncoding>('auto');
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [manualResult, setManualResult] = useState<Exclude<ImportState, { kind: 'idle' | 'running' }> | null>(
@@ -104,7 +112,10 @@ export function ImportContactsDialog({
       const p = fileProblem(file, 'csv');
       setProblem(p);
       if (p || !file) return;
-      void imp.start(EMAIL_IMPORT_PATH, file, target ? { addressBookId: String(target) } : {});
+      void imp.start(EMAIL_IMPORT_PATH, file, {
+        ...(target ? { addressBookId: String(target) } : {}),
+        ...encodingField(encoding),
+      });
     } else {
       if (!text.trim()) {
         setProblem('Please enter at least one contact.');
@@ -195,6 +206,9 @@ export function ImportContactsDialog({
                 <p id={`${id}-file-hint`} className="mt-1 text-xs text-slate-500">
                   Columns: email, firstName, lastName, company, phone (any case; the first row names them).
                 </p>
+                <div className="mt-3">
+                  <EncodingSelect id={`${id}-encoding`} value={encoding} onChange={setEncoding} />
+                </div>
               </div>
             ) : (
               <div>

@@ -1,9 +1,15 @@
-import { type ImportJob, type ImportResult, importSummary } from '@parley/contracts';
+import {
+  IMPORT_ENCODINGS,
+  type ImportEncoding,
+  type ImportJob,
+  type ImportResult,
+  importSummary,
+} from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, errorStatus } from '../../lib/api.ts';
-import { ProgressBar, secondaryButton } from '../components/ui.tsx';
+import { labelClass, ProgressBar, secondaryButton, selectClass } from '../components/ui.tsx';
 import {
   cancelImport,
   formatCount,
@@ -40,9 +46,62 @@ export function resultOf(job: ImportJob): ImportResult {
     rowsRead: job.rowsRead,
     errorCount: job.errorCount,
     errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
+    encoding: job.encoding,
     message: job.message ?? importSummary(job),
   };
 }
+
+/** How each text encoding reads in the import dialogs. */
+export const ENCODING_LABELS: Record<ImportEncoding, string> = {
+  auto: 'Detect automatically',
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 (little-endian)',
+  'utf-16be': 'UTF-16 (big-endian)',
+  'windows-1252': 'Western European (Windows-1252 / Latin-1)',
+  'windows-1250': 'Central European (Windows-1250)',
+  'iso-8859-2': 'Central European (ISO-8859-2)',
+  'windows-1251': 'Cyrillic (Windows-1251)',
+  shift_jis: 'Japanese (Shift_JIS)',
+  gb18030: 'Chinese (GB18030)',
+};
+
+/** The text encoding of a CSV upload: detected by the server unless chosen here. */
+export function EncodingSelect({
+  id,
+  value,
+  onChange,
+  label = 'Text encoding',
+}: {
+  id: string;
+  value: ImportEncoding;
+  onChange: (value: ImportEncoding) => void;
+  label?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className={selectClass}
+        value={value}
+        data-testid="import-encoding-select"
+        onChange={(e) => onChange(e.target.value as ImportEncoding)}
+      >
+        {IMPORT_ENCODINGS.map((e) => (
+          <option key={e} value={e}>
+            {ENCODING_LABELS[e]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The form fields of an upload's encoding (none when the server is to detect it). */
+export const encodingField = (encoding: ImportEncoding): Record<string, string> =>
+  encoding === 'auto' ? {} : { encoding };
 
 export function useImport(
   bookId: number | null,
@@ -215,6 +274,11 @@ export function ImportOutcome({ state }: { state: Exclude<ImportState, { kind: '
             {r.updated ? ` Updated ${formatCount(r.updated)} existing contacts.` : ''}
           </span>
         </p>
+        {r.encoding ? (
+          <p className="text-xs text-slate-400" data-testid="import-encoding">
+            Read as {ENCODING_LABELS[r.encoding as ImportEncoding] ?? r.encoding} text.
+          </p>
+        ) : null}
         {r.errors.length ? (
           <details className="rounded-lg border border-navy-700 bg-navy-950/40 px-3 py-2 text-sm" open>
             <summary className="cursor-pointer text-slate-300">
