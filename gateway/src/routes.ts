@@ -189,6 +189,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/email/optimize-content', 'email', 'admin'),
   r('POST', '/api/admin/email/import-csv', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }),
   r('POST', '/api/admin/email/import-manual', 'email', 'admin'),
+  r('POST', '/api/admin/email/import-preview', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }), // (chosen) what an import would change
+  r('POST', '/api/admin/email/import-manual/preview', 'email', 'admin'), // (chosen)
   r('GET', '/api/admin/email/outbox', 'email', 'admin'), // (chosen) local transport's stored mail
   r('GET', '/api/admin/email/outbox/:id', 'email', 'admin'), // (chosen)
   r(['GET', 'POST'], '/api/admin/newsletters', 'email', 'admin'),

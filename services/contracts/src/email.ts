@@ -103,6 +103,22 @@ export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 export type TextEncoding = Exclude<ImportEncoding, 'auto'>;
 export const ImportEncodingSchema = literalUnion(IMPORT_ENCODINGS);
 
+/**
+ * What an import does with a contact already in the book (Mautic's and Brevo's choices):
+ * fill: only its empty fields take the file's values (the default: nothing it has is lost);
+ * overwrite: the file's non-empty values replace what it has; skip: it is left as it is.
+ * Tags are added in fill and overwrite. Status is never changed by an import.
+ */
+export const IMPORT_MERGE_MODES = ['fill', 'overwrite', 'skip'] as const;
+export type ImportMergeMode = (typeof IMPORT_MERGE_MODES)[number];
+export const ImportMergeModeSchema = literalUnion(IMPORT_MERGE_MODES);
+export const DEFAULT_IMPORT_MERGE_MODE: ImportMergeMode = 'fill';
+export const IMPORT_MERGE_MODE_LABELS: Record<ImportMergeMode, string> = {
+  fill: 'Fill empty fields only',
+  overwrite: 'Overwrite with the file',
+  skip: 'Skip existing contacts',
+};
+
 // ── address books ──────────────────────────────────────────────────────────────
 
 export const AddressBook = Type.Object({
@@ -257,6 +273,8 @@ export const ImportJob = Type.Object({
   errors: Type.Array(ImportRowError),
   /** The text encoding a CSV is read in (detected or chosen; null until known, and for .xlsx and manual entry). */
   encoding: Nullable(Type.String()),
+  /** What it does with contacts already in the book. */
+  mergeMode: ImportMergeModeSchema,
   message: Nullable(Type.String()),
   startedAt: IsoDateTime,
   finishedAt: Nullable(IsoDateTime),
@@ -294,6 +312,7 @@ export const ImportResult = Type.Object({
   errors: Type.Array(Type.String()),
   /** The text encoding the CSV was read in (null for .xlsx and manual entry). */
   encoding: Nullable(Type.String()),
+  mergeMode: ImportMergeModeSchema,
   message: Type.String(),
 });
 export type ImportResult = Static<typeof ImportResult>;
@@ -303,8 +322,41 @@ export const ManualImportBody = Type.Object({
   contacts: Type.String({ maxLength: AUDIENCE_LIMITS.manualText }),
   /** Target book; the default address book when absent. */
   addressBookId: Type.Optional(RowId()),
+  /** Contacts already in the book: fill (the default), overwrite or skip. */
+  mergeMode: Type.Optional(ImportMergeModeSchema),
 });
 export type ManualImportBody = Static<typeof ManualImportBody>;
+
+/** What one merge choice would do to the contacts already in the book. */
+export const ImportModeEffect = Type.Object({
+  /** Existing contacts whose details would change. */
+  changed: Type.Integer({ minimum: 0 }),
+  /** Of those, contacts that would lose a value they have now (a phone replaced, ...). */
+  valuesReplaced: Type.Integer({ minimum: 0 }),
+});
+export type ImportModeEffect = Static<typeof ImportModeEffect>;
+
+/**
+ * The preview of an import (POST /api/admin/email/import-preview, multipart like the import;
+ * POST /api/admin/email/import-manual/preview): the file read as the import would read it,
+ * nothing written. The first row of an address in the file counts, as in the import.
+ */
+export const ImportPreview = Type.Object({
+  addressBookId: Type.Integer(),
+  rowsRead: Type.Integer({ minimum: 0 }),
+  errorCount: Type.Integer({ minimum: 0 }),
+  /** Rejected rows as 'Line N: reason' (the first IMPORT_ERRORS_LISTED). */
+  errors: Type.Array(Type.String()),
+  encoding: Nullable(Type.String()),
+  /** Addresses new to the book: added whatever the choice. */
+  newContacts: Type.Integer({ minimum: 0 }),
+  /** Addresses already in the book. */
+  existing: Type.Integer({ minimum: 0 }),
+  /** Later rows of an address the file already had (skipped whatever the choice). */
+  repeated: Type.Integer({ minimum: 0 }),
+  modes: Type.Object({ fill: ImportModeEffect, overwrite: ImportModeEffect, skip: ImportModeEffect }),
+});
+export type ImportPreview = Static<typeof ImportPreview>;
 
 /** The spec's summary of a finished import ('Import Complete'). */
 export function importSummary(r: { imported: number; skipped: number; errorCount: number }): string {

@@ -1,7 +1,10 @@
 import {
   IMPORT_ERRORS_LISTED,
+  IMPORT_MERGE_MODE_LABELS,
   type ImportJob,
   type ImportKind,
+  type ImportMergeMode,
+  type ImportPreview,
   type ImportRowError,
   importSummary,
 } from '@parley/contracts';
@@ -14,18 +17,21 @@ import {
   type ColumnMap,
   CopyBatch,
   copyLine,
+  errorLine,
   ImportInputError,
   looksHeaderless,
   manualRecords,
   mapHeader,
   NO_EMAIL_COLUMN,
   positionalMap,
+  type StagedContact,
   toContact,
 } from './domain/import.ts';
 import {
   ImportCancelledError,
   ImportSession,
   type ImportsRepository,
+  PreviewSession,
   type Progress,
   Stager,
 } from './repo/imports.repository.ts';
@@ -103,7 +109,13 @@ export class Importer {
    */
   async start(
     bookId: number,
-    meta: { kind: ImportKind; fileName: string | null; bytesTotal: number | null; createdBy: string | null },
+    meta: {
+      kind: ImportKind;
+      fileName: string | null;
+      bytesTotal: number | null;
+      createdBy: string | null;
+      mergeMode: ImportMergeMode;
+    },
     input: ImportInput,
   ): Promise<RunningImport> {
     const job = await this.jobs.create({ addressBookId: bookId, ...meta });
@@ -112,14 +124,69 @@ export class Importer {
       abort = reject;
     });
     aborted.catch(() => {});
-    const done = this.run(job, meta.kind, input, aborted).finally(() => this.running.delete(job.id));
+    const done = this.run(job, meta.kind, meta.mergeMode, input, aborted).finally(() =>
+      this.running.delete(job.id),
+    );
     this.running.set(job.id, { abort, done });
     return { job, done };
+  }
+
+  /**
+   * Reads the input as the import would and counts, without writing anything, what it would
+   * add and what each merge choice would change in the book (the import dialog's preview).
+   */
+  async preview(bookId: number, input: ImportInput): Promise<ImportPreview> {
+    const session = await PreviewSession.open(this.databaseUrl, bookId);
+    try {
+      let rowsRead = 0;
+      let errorCount = 0;
+      const errors: ImportRowError[] = [];
+      let batch = new CopyBatch();
+      await readContacts(input, {
+        contact: (c) => {
+          rowsRead++;
+          batch.add(copyLine(c));
+        },
+        error: (e) => {
+          rowsRead++;
+          errorCount++;
+          if (errors.length < IMPORT_ERRORS_LISTED) errors.push(e);
+        },
+        full: () => batch.rows >= BATCH_ROWS,
+        flush: async () => {
+          const rows = batch.rows;
+          await session.stage(batch.finish(), rows);
+          batch = new CopyBatch();
+        },
+        stopped: () => null,
+      });
+      if (batch.rows) await session.stage(batch.finish(), batch.rows);
+      const c = await session.counts();
+      return {
+        addressBookId: bookId,
+        rowsRead,
+        errorCount,
+        errors: errors.map(errorLine),
+        encoding: input.encoding?.() ?? null,
+        newContacts: c.newContacts,
+        existing: c.existing,
+        repeated: c.repeated,
+        modes: {
+          fill: { changed: c.fill, valuesReplaced: 0 },
+          overwrite: { changed: c.overwrite, valuesReplaced: c.replaced },
+          skip: { changed: 0, valuesReplaced: 0 },
+        },
+      };
+    } finally {
+      await session.close();
+      input.onRead?.();
+    }
   }
 
   private async run(
     job: ImportJob,
     kind: ImportKind,
+    mergeMode: ImportMergeMode,
     input: ImportInput,
     aborted: Promise<never>,
   ): Promise<{ job: ImportJob; error?: Error }> {
@@ -208,7 +275,7 @@ export class Importer {
             });
             continue;
           }
-          const merged = await db.merge(next.table);
+          const merged = await db.merge(next.table, mergeMode);
           progress.imported += merged.inserted;
           progress.updated += merged.updated;
           progress.skipped += next.rows - merged.inserted - merged.updated;
@@ -225,42 +292,29 @@ export class Importer {
         signal();
       };
 
-      const readAll = async () => {
-        let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
-        let batch = new CopyBatch();
-        for await (const record of input.records) {
-          if (stopReason) throw stopReason;
-          if ('unreadable' in record) {
+      let batch = new CopyBatch();
+      const readAll = () =>
+        readContacts(input, {
+          contact: (c) => {
             progress.rowsRead++;
-            noteError({ line: record.line, email: null, message: record.unreadable });
-            continue;
-          }
-          if (!map) {
-            map = mapHeader(record.cells);
-            if (map) continue;
-            // No header naming an email column: a first row holding an address is data.
-            if (!looksHeaderless(record.cells)) throw new ImportInputError(NO_EMAIL_COLUMN);
-            map = positionalMap();
-          }
-          const records = input.layout === 'manual' ? manualRecords(record.cells) : [record.cells];
-          for (const cells of records) {
-            const outcome = toContact(cells, map, record.line);
-            if (outcome.kind === 'empty') continue;
+            validRows++;
+            batch.add(copyLine(c));
+          },
+          error: (e) => {
             progress.rowsRead++;
-            if (outcome.kind === 'error') noteError(outcome.error);
-            else {
-              validRows++;
-              batch.add(copyLine(outcome.contact));
-            }
-          }
-          if (batch.rows >= BATCH_ROWS) {
-            await flush(batch);
+            noteError(e);
+          },
+          full: () => batch.rows >= BATCH_ROWS,
+          flush: async () => {
+            const full = batch;
             batch = new CopyBatch();
-          }
-        }
-        if (stopReason) throw stopReason;
-        if (batch.rows) await flush(batch);
-      };
+            await flush(full);
+          },
+          stopped: () => stopReason,
+        }).then(async () => {
+          if (stopReason) throw stopReason;
+          if (batch.rows) await flush(batch);
+        });
       const read = readAll();
       // Once stopped, reading winds down in the background (its error is the stop's).
       read.catch(() => {});
@@ -322,6 +376,49 @@ export class Importer {
   }
 }
 
+/** Where readContacts puts what it reads. */
+interface ContactSink {
+  contact(c: StagedContact): void;
+  error(e: ImportRowError): void;
+  /** Whether the batch is full: `flush` is awaited before the next record is read. */
+  full(): boolean;
+  flush(): Promise<void>;
+  /** The reason the import was stopped, if it was (reading ends with it). */
+  stopped(): Error | null;
+}
+
+/**
+ * The import's reading of records (the same for the import and its preview): the header
+ * names the columns (or, without one, the spec's order), each record becomes a contact or a
+ * reported error, manual entry may hold several addresses on a line.
+ */
+async function readContacts(input: ImportInput, sink: ContactSink): Promise<void> {
+  let map: ColumnMap | null = input.layout === 'manual' ? positionalMap() : null;
+  for await (const record of input.records) {
+    const stop = sink.stopped();
+    if (stop) throw stop;
+    if ('unreadable' in record) {
+      sink.error({ line: record.line, email: null, message: record.unreadable });
+      continue;
+    }
+    if (!map) {
+      map = mapHeader(record.cells);
+      if (map) continue;
+      // No header naming an email column: a first row holding an address is data.
+      if (!looksHeaderless(record.cells)) throw new ImportInputError(NO_EMAIL_COLUMN);
+      map = positionalMap();
+    }
+    const records = input.layout === 'manual' ? manualRecords(record.cells) : [record.cells];
+    for (const cells of records) {
+      const outcome = toContact(cells, map, record.line);
+      if (outcome.kind === 'empty') continue;
+      if (outcome.kind === 'error') sink.error(outcome.error);
+      else sink.contact(outcome.contact);
+    }
+    if (sink.full()) await sink.flush();
+  }
+}
+
 /** An error caused by the request (a 4xx the caller sees), not by us. */
 export function isClientError(err: Error): boolean {
   const status = (err as { statusCode?: number }).statusCode;
@@ -348,9 +445,10 @@ export function importResult(job: ImportJob) {
     errorCount: job.errorCount,
     errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
     encoding: job.encoding,
+    mergeMode: job.mergeMode,
     message:
       job.status === 'completed'
-        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts.` : ''}`
+        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts (${IMPORT_MERGE_MODE_LABELS[job.mergeMode].toLowerCase()}).` : ''}`
         : (job.message ?? ''),
   };
 }

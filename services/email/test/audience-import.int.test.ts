@@ -148,7 +148,7 @@ describe('POST /api/admin/contacts/import-csv', () => {
     );
     expect(r.json).toMatchObject({ imported: 1, updated: 1, skipped: 2, errorCount: 0 });
     expect(r.json.message).toBe(
-      'Imported 1 contacts, skipped 2 duplicates, 0 errors. Updated 1 existing contacts.',
+      'Imported 1 contacts, skipped 2 duplicates, 0 errors. Updated 1 existing contacts (fill empty fields only).',
     );
     const list = byEmail(await contactsOf(book));
     // The address keeps its first spelling; empty cells never erase; the first row of a duplicate wins.

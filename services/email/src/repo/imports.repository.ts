@@ -1,6 +1,7 @@
 import {
   type ImportJob,
   type ImportKind,
+  type ImportMergeMode,
   type ImportPhase,
   type ImportRowError,
   type ImportStatus,
@@ -39,13 +40,15 @@ interface JobRow {
   error_count: number;
   errors: ImportRowError[];
   encoding: string | null;
+  merge_mode: ImportMergeMode;
   message: string | null;
   started_at: Date;
   finished_at: Date | null;
 }
 
 const JOB_COLUMNS = `"id", "address_book_id", "kind", "file_name", "status", "phase", "bytes_received", "bytes_total",
-  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "encoding", "message", "started_at", "finished_at"`;
+  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "encoding", "merge_mode", "message",
+  "started_at", "finished_at"`;
 
 export function toImportJob(r: JobRow): ImportJob {
   return {
@@ -64,6 +67,7 @@ export function toImportJob(r: JobRow): ImportJob {
     errorCount: r.error_count,
     errors: r.errors,
     encoding: r.encoding,
+    mergeMode: r.merge_mode,
     message: r.message,
     startedAt: r.started_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null,
@@ -96,12 +100,13 @@ export class ImportsRepository {
     fileName: string | null;
     bytesTotal: number | null;
     createdBy: string | null;
+    mergeMode: ImportMergeMode;
   }): Promise<ImportJob> {
     try {
       const { rows } = await this.pool.query<JobRow>(
-        `INSERT INTO "email_imports" ("address_book_id", "kind", "file_name", "bytes_total", "created_by")
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${JOB_COLUMNS}`,
-        [job.addressBookId, job.kind, job.fileName, job.bytesTotal, job.createdBy],
+        `INSERT INTO "email_imports" ("address_book_id", "kind", "file_name", "bytes_total", "created_by", "merge_mode")
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${JOB_COLUMNS}`,
+        [job.addressBookId, job.kind, job.fileName, job.bytesTotal, job.createdBy, job.mergeMode],
       );
       const row = rows[0];
       if (!row) throw new Error('import job not created');
@@ -275,10 +280,10 @@ export class ImportSession {
   /**
    * Upserts the staged batch into the book: the first row of each address in the batch; a
    * new address becomes a contact (unsubscribed or bounced when it is on the suppression
-   * list); an address already in the book gets the non-empty values that differ (never its
-   * status), unless this import already wrote it (an earlier duplicate in the file: skipped).
+   * list); an address already in the book is merged by `mode` (MERGE_SQL: never its status),
+   * unless this import already wrote it (an earlier duplicate in the file: skipped).
    */
-  async merge(table: string): Promise<MergeCounts> {
+  async merge(table: string, mode: ImportMergeMode): Promise<MergeCounts> {
     const { rows } = await this.client.query<{ inserted: string; updated: string }>(
       `WITH src AS (
          SELECT DISTINCT ON ("email_key") * FROM ${table} ORDER BY "email_key", "line"
@@ -294,33 +299,7 @@ export class ImportSession {
          FROM src s LEFT JOIN "email_suppressions" sp ON sp."address" = s."email_key"
          -- ids follow the file's order, so the newest-first list shows the file's end first
          ORDER BY s."line"
-         ON CONFLICT ("email_key", "address_book_id") DO UPDATE SET
-           "first_name" = coalesce(excluded."first_name", c."first_name"),
-           "last_name" = coalesce(excluded."last_name", c."last_name"),
-           "company" = coalesce(excluded."company", c."company"),
-           "phone" = coalesce(excluded."phone", c."phone"),
-           "website" = coalesce(excluded."website", c."website"),
-           "address" = coalesce(excluded."address", c."address"),
-           "category" = coalesce(excluded."category", c."category"),
-           "rating" = coalesce(excluded."rating", c."rating"),
-           "review_count" = coalesce(excluded."review_count", c."review_count"),
-           "description" = coalesce(excluded."description", c."description"),
-           "tags" = coalesce(c."tags", '{}') || ARRAY(SELECT unnest(excluded."tags") EXCEPT SELECT unnest(coalesce(c."tags", '{}'))),
-           "updated_at" = now()
-         WHERE c."xmin" <> pg_current_xact_id()::xid
-           AND (
-             (excluded."first_name" IS NOT NULL AND excluded."first_name" IS DISTINCT FROM c."first_name")
-             OR (excluded."last_name" IS NOT NULL AND excluded."last_name" IS DISTINCT FROM c."last_name")
-             OR (excluded."company" IS NOT NULL AND excluded."company" IS DISTINCT FROM c."company")
-             OR (excluded."phone" IS NOT NULL AND excluded."phone" IS DISTINCT FROM c."phone")
-             OR (excluded."website" IS NOT NULL AND excluded."website" IS DISTINCT FROM c."website")
-             OR (excluded."address" IS NOT NULL AND excluded."address" IS DISTINCT FROM c."address")
-             OR (excluded."category" IS NOT NULL AND excluded."category" IS DISTINCT FROM c."category")
-             OR (excluded."rating" IS NOT NULL AND excluded."rating" IS DISTINCT FROM c."rating")
-             OR (excluded."review_count" IS NOT NULL AND excluded."review_count" IS DISTINCT FROM c."review_count")
-             OR (excluded."description" IS NOT NULL AND excluded."description" IS DISTINCT FROM c."description")
-             OR NOT (excluded."tags" <@ coalesce(c."tags", '{}'))
-           )
+         ${MERGE_SQL[mode]}
          RETURNING (c."xmax" = 0) AS inserted
        )
        SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM written`,
@@ -388,6 +367,170 @@ export class ImportSession {
   }
 }
 
+/** The contact fields an import writes (status and the address itself never change). */
+const TEXT_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'phone',
+  'website',
+  'address',
+  'category',
+  'description',
+] as const;
+const NUMBER_FIELDS = ['rating', 'review_count'] as const;
+const FIELDS = [...TEXT_FIELDS, ...NUMBER_FIELDS];
+
+/** An existing contact's value, with an empty text counted as no value. */
+const had = (f: string, old: string) =>
+  (TEXT_FIELDS as readonly string[]).includes(f) ? `nullif(${old}."${f}", '')` : `${old}."${f}"`;
+const tagsAdded = (neu: string, old: string) =>
+  `NOT (coalesce(${neu}."tags", '{}') <@ coalesce(${old}."tags", '{}'))`;
+
+/**
+ * Whether merging `neu` (the file's row) into `old` (the contact) changes it under `mode`;
+ * `replaced`: whether it would lose a value it has (only overwrite can). Set-based: the same
+ * conditions serve the import's upsert and the preview's count.
+ */
+export function mergeChanges(mode: ImportMergeMode | 'replaced', neu: string, old: string): string {
+  if (mode === 'skip') return 'false';
+  const each = FIELDS.map((f) =>
+    mode === 'fill'
+      ? `(${had(f, old)} IS NULL AND ${neu}."${f}" IS NOT NULL)`
+      : mode === 'overwrite'
+        ? `(${neu}."${f}" IS NOT NULL AND ${neu}."${f}" IS DISTINCT FROM ${old}."${f}")`
+        : `(${neu}."${f}" IS NOT NULL AND ${had(f, old)} IS NOT NULL AND ${neu}."${f}" IS DISTINCT FROM ${old}."${f}")`,
+  );
+  return `(${[...each, ...(mode === 'replaced' ? [] : [tagsAdded(neu, old)])].join('\n  OR ')})`;
+}
+
+/**
+ * The conflict clause of the import's upsert per mode. fill: a field takes the file's value
+ * only where the contact has none; overwrite: the file's non-empty values win; both add new
+ * tags. skip: an existing contact is left alone. A contact this import already wrote (an
+ * earlier row of the same address, in an earlier batch) is never written again.
+ */
+const MERGE_SQL: Record<ImportMergeMode, string> = {
+  skip: 'ON CONFLICT ("email_key", "address_book_id") DO NOTHING',
+  ...Object.fromEntries(
+    (['fill', 'overwrite'] as const).map((mode) => [
+      mode,
+      `ON CONFLICT ("email_key", "address_book_id") DO UPDATE SET
+         ${FIELDS.map((f) =>
+           mode === 'fill'
+             ? `"${f}" = coalesce(${had(f, 'c')}, excluded."${f}")`
+             : `"${f}" = coalesce(excluded."${f}", c."${f}")`,
+         ).join(',\n         ')},
+         "tags" = coalesce(c."tags", '{}') || ARRAY(SELECT unnest(excluded."tags") EXCEPT SELECT unnest(coalesce(c."tags", '{}'))),
+         "updated_at" = now()
+       WHERE c."xmin" <> pg_current_xact_id()::xid AND ${mergeChanges(mode, 'excluded', 'c')}`,
+    ]),
+  ),
+} as Record<ImportMergeMode, string>;
+
+export interface PreviewCounts {
+  newContacts: number;
+  existing: number;
+  /** Valid rows of an address that an earlier row of the file had. */
+  repeated: number;
+  fill: number;
+  overwrite: number;
+  replaced: number;
+}
+
+/**
+ * An import's preview on its own connection: the file's rows are staged as the import
+ * stages them, the first row of each address kept (the import's rule), and counted against
+ * the book for every merge choice in one statement; then everything is rolled back.
+ */
+export class PreviewSession {
+  private valid = 0;
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly bookId: number,
+  ) {}
+
+  static async open(databaseUrl: string, bookId: number): Promise<PreviewSession> {
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: 'parley-email-import-preview',
+    });
+    client.on('error', () => {});
+    await client.connect();
+    const session = new PreviewSession(client, bookId);
+    try {
+      await client.query('BEGIN');
+      const book = await client.query('SELECT 1 FROM "address_books" WHERE "id" = $1', [bookId]);
+      if (!book.rowCount) throw new ImportBookGoneError();
+      await client.query(`SET LOCAL work_mem = '64MB'`);
+      await client.query(`CREATE TEMP TABLE "preview_stage" (${STAGING_TABLE_COLUMNS}) ON COMMIT DROP`);
+      await client.query(
+        `CREATE TEMP TABLE "preview_rows" (${STAGING_TABLE_COLUMNS}, PRIMARY KEY ("email_key")) ON COMMIT DROP`,
+      );
+    } catch (err) {
+      await session.close();
+      throw err;
+    }
+    return session;
+  }
+
+  /** Stages one batch (CopyBatch bytes of `rows` lines); the first row of an address stays. */
+  async stage(data: Buffer[], rows: number): Promise<void> {
+    await this.client.query('TRUNCATE "preview_stage"');
+    await copyInto(this.client, '"preview_stage"', data);
+    await this.client.query(
+      `INSERT INTO "preview_rows" SELECT DISTINCT ON ("email_key") * FROM "preview_stage"
+       ORDER BY "email_key", "line" ON CONFLICT ("email_key") DO NOTHING`,
+    );
+    this.valid += rows;
+  }
+
+  async counts(): Promise<PreviewCounts> {
+    const { rows } = await this.client.query<Record<keyof PreviewCounts, number>>(
+      `SELECT count(*)::int AS "all", count(*) FILTER (WHERE c."id" IS NULL)::int AS "newContacts",
+         count(c."id")::int AS "existing",
+         count(*) FILTER (WHERE c."id" IS NOT NULL AND ${mergeChanges('fill', 'p', 'c')})::int AS "fill",
+         count(*) FILTER (WHERE c."id" IS NOT NULL AND ${mergeChanges('overwrite', 'p', 'c')})::int AS "overwrite",
+         count(*) FILTER (WHERE c."id" IS NOT NULL AND ${mergeChanges('replaced', 'p', 'c')})::int AS "replaced"
+       FROM "preview_rows" p
+       LEFT JOIN "email_contacts" c ON c."address_book_id" = $1 AND c."email_key" = p."email_key"`,
+      [this.bookId],
+    );
+    const r = rows[0] as unknown as Record<string, number>;
+    return {
+      newContacts: r.newContacts ?? 0,
+      existing: r.existing ?? 0,
+      repeated: this.valid - (r.all ?? 0),
+      fill: r.fill ?? 0,
+      overwrite: r.overwrite ?? 0,
+      replaced: r.replaced ?? 0,
+    };
+  }
+
+  /** Rolls everything back and closes the connection. */
+  async close(): Promise<void> {
+    await this.client.query('ROLLBACK').catch(() => {});
+    await this.client.end().catch(() => {});
+  }
+}
+
+/** The staging table's columns (the COPY's, domain/import.ts STAGING_COLUMNS). */
+const STAGING_TABLE_COLUMNS = `"line" integer, "email" text, "email_key" text COLLATE "C", "first_name" text,
+  "last_name" text, "company" text, "phone" text, "website" text, "address" text, "category" text, "rating" real,
+  "review_count" integer, "description" text, "tags" text[]`;
+
+/** COPYs staging lines into `table`. */
+async function copyInto(client: pg.Client, table: string, data: Buffer[]): Promise<void> {
+  const copy = client.query(copyFrom(`COPY ${table} (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
+  await new Promise<void>((resolve, reject) => {
+    copy.on('error', reject);
+    copy.on('finish', resolve);
+    for (const chunk of data) copy.write(chunk);
+    copy.end();
+  });
+}
+
 /**
  * The staging side of an import, on its own connection: each batch is COPYed into its own
  * UNLOGGED table (no WAL, no index, dropped once merged) and committed at once, so the upload
@@ -416,20 +559,8 @@ export class Stager {
   /** COPYs batch `n` (domain/import.ts CopyBatch bytes) into a new table; returns the table's name. */
   async stage(n: number, data: Buffer[]): Promise<string> {
     const table = `"${this.prefix}${n}"`;
-    await this.client.query(
-      `CREATE UNLOGGED TABLE ${table} (
-         "line" integer, "email" text, "email_key" text COLLATE "C", "first_name" text, "last_name" text,
-         "company" text, "phone" text, "website" text, "address" text, "category" text, "rating" real,
-         "review_count" integer, "description" text, "tags" text[]
-       )`,
-    );
-    const copy = this.client.query(copyFrom(`COPY ${table} (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
-    await new Promise<void>((resolve, reject) => {
-      copy.on('error', reject);
-      copy.on('finish', resolve);
-      for (const chunk of data) copy.write(chunk);
-      copy.end();
-    });
+    await this.client.query(`CREATE UNLOGGED TABLE ${table} (${STAGING_TABLE_COLUMNS})`);
+    await copyInto(this.client, table, data);
     return table;
   }
 

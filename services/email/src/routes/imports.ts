@@ -1,15 +1,19 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
+  DEFAULT_IMPORT_MERGE_MODE,
   ErrorBody,
   IMPORT_ENCODINGS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_FILE_BYTES,
+  IMPORT_MERGE_MODES,
   type ImportEncoding,
   ImportIdParams,
   ImportJob,
   ImportJobList,
   type ImportKind,
   ImportListQuery,
+  type ImportMergeMode,
+  ImportPreview,
   ImportResult,
   ManualImportBody,
 } from '@parley/contracts';
@@ -18,7 +22,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsvDecoder, csvRecords, type SheetRecord } from '../domain/csv.ts';
 import { ImportInputError } from '../domain/import.ts';
 import { xlsxRecords } from '../domain/xlsx.ts';
-import { importResult, isClientError, type RunningImport } from '../importer.ts';
+import { type ImportInput, importResult, isClientError, type RunningImport } from '../importer.ts';
 import { ImportBookGoneError, ImportCancelledError, ImportRunningError } from '../repo/imports.repository.ts';
 import { type AudienceRouteContext, audienceErrors } from './audience-context.ts';
 
@@ -85,11 +89,12 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
   async function fileImport(
     request: FastifyRequest,
     reply: FastifyReply,
-    opts: { bookRequired: boolean; xlsx: boolean },
+    opts: FileImportOptions,
   ): Promise<FastifyReply> {
     if (!request.isMultipart()) throw new HttpError(415, MULTIPART_ONLY);
     let bookField: string | undefined;
     let encoding: ImportEncoding = 'auto';
+    let mergeMode: ImportMergeMode = DEFAULT_IMPORT_MERGE_MODE;
     // (A FastifyReply is thenable: it cannot travel through an await, hence a flag.)
     let answered = false;
     let failure: unknown = null;
@@ -104,6 +109,13 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
                 `Unknown text encoding "${value.slice(0, 40)}". Choose one of: ${IMPORT_ENCODINGS.join(', ')}.`,
               );
             else encoding = value as ImportEncoding;
+          } else if (part.fieldname === 'mergeMode') {
+            const value = String(part.value).trim().toLowerCase() || DEFAULT_IMPORT_MERGE_MODE;
+            if (!(IMPORT_MERGE_MODES as readonly string[]).includes(value))
+              failure ??= badRequest(
+                `Unknown choice for existing contacts "${value.slice(0, 40)}". Choose one of: ${IMPORT_MERGE_MODES.join(', ')}.`,
+              );
+            else mergeMode = value as ImportMergeMode;
           }
           continue;
         }
@@ -113,7 +125,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         }
         // The file is consumed here, before the next part can arrive.
         try {
-          await runFile(request, reply, part, bookField, encoding, opts);
+          await runFile(request, reply, part, bookField, encoding, mergeMode, opts);
           answered = true;
         } catch (err) {
           failure = err;
@@ -134,7 +146,8 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     part: MultipartFile,
     bookField: string | undefined,
     encoding: ImportEncoding,
-    opts: { bookRequired: boolean; xlsx: boolean },
+    mergeMode: ImportMergeMode,
+    opts: FileImportOptions,
   ): Promise<FastifyReply> {
     const raw = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let received = 0;
@@ -171,6 +184,14 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
         ? csvRecords(bytes(), undefined, decoder)
         : xlsxRecords(bytes());
       const length = Number(request.headers['content-length']);
+      const input: ImportInput = {
+        records,
+        layout: 'sheet',
+        bytesReceived: () => received,
+        encoding: () => decoder?.encoding ?? null,
+        onRead: uploadDone,
+      };
+      if (opts.preview) return reply.code(200).send(await importer.preview(bookId, input));
       let running: RunningImport;
       try {
         running = await importer.start(
@@ -180,14 +201,9 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
             fileName: part.filename ? part.filename.slice(0, 255) : null,
             bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
             createdBy: request.admin?.adminId ?? null,
+            mergeMode,
           },
-          {
-            records,
-            layout: 'sheet',
-            bytesReceived: () => received,
-            encoding: () => decoder?.encoding ?? null,
-            onRead: uploadDone,
-          },
+          input,
         );
       } catch (err) {
         if (err instanceof ImportRunningError) throw conflict(ALREADY_RUNNING);
@@ -225,6 +241,39 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
     async (request, reply) => fileImport(request, reply, { bookRequired: false, xlsx: false }),
   );
 
+  // The preview of a file import (either dialog: .csv or .xlsx, the default book when none is
+  // named): nothing is written; the answer counts what each choice for existing contacts changes.
+  app.post(
+    '/api/admin/email/import-preview',
+    {
+      onRequest: deps.auth.admin,
+      preParsing: refuseUnlessMultipart,
+      schema: { response: { 200: ImportPreview, ...errors } },
+    },
+    async (request, reply) => fileImport(request, reply, { bookRequired: false, xlsx: true, preview: true }),
+  );
+
+  app.post(
+    '/api/admin/email/import-manual/preview',
+    {
+      onRequest: deps.auth.admin,
+      schema: { body: ManualImportBody, response: { 200: ImportPreview, ...errors } },
+    },
+    async (request) => {
+      const text = request.body.contacts;
+      if (!text.trim()) throw badRequest('Please enter at least one contact.');
+      const bookId = await bookOf(
+        request.body.addressBookId === undefined ? undefined : String(request.body.addressBookId),
+        false,
+      );
+      return importer.preview(bookId, {
+        records: csvRecords([text], ','),
+        layout: 'manual',
+        bytesReceived: () => Buffer.byteLength(text),
+      });
+    },
+  );
+
   app.post(
     '/api/admin/email/import-manual',
     {
@@ -247,6 +296,7 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
             fileName: null,
             bytesTotal: Buffer.byteLength(text),
             createdBy: request.admin?.adminId ?? null,
+            mergeMode: request.body.mergeMode ?? DEFAULT_IMPORT_MERGE_MODE,
           },
           {
             records: csvRecords([text], ','),
@@ -311,6 +361,13 @@ export async function importRoutes(app: ServiceInstance, ctx: AudienceRouteConte
       return job;
     },
   );
+}
+
+interface FileImportOptions {
+  bookRequired: boolean;
+  xlsx: boolean;
+  /** Count what the import would do; write nothing. */
+  preview?: boolean;
 }
 
 const FINISHED = {

@@ -18,7 +18,8 @@ import {
   primaryButton,
   secondaryButton,
 } from '../components/ui.tsx';
-import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
+import { BOOK_IMPORT_PATH, formatCount, previewFileImport } from '../email/audience-api.ts';
+import { MergeChoice, previewKey, useMergeChoice } from '../email/import-merge.tsx';
 import {
   EncodingSelect,
   encodingField,
@@ -62,6 +63,9 @@ export function BookImportDialog({
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [encoding, setEncoding] = useState<ImportEncoding>('auto');
+  const merge = useMergeChoice(open, previewKey(file, book?.id, encoding, open), () =>
+    previewFileImport(file as File, { addressBookId: String(book?.id), ...encodingField(encoding) }),
+  );
   const imp = useImport(book?.id ?? null, open, {
     complete: (r) => toast({ title: 'Import Complete', description: importSummary(r) }),
     failed: (message) =>
@@ -102,6 +106,7 @@ export function BookImportDialog({
             void imp.start(BOOK_IMPORT_PATH, file, {
               addressBookId: String(book.id),
               ...encodingField(encoding),
+              mergeMode: merge.mode,
             });
           }}
           className="space-y-4"
@@ -125,7 +130,7 @@ export function BookImportDialog({
             <p id={`${fileId}-hint`} className="mt-1 text-xs text-slate-500">
               Columns: Name, Email, Phone, Address, Category, Website, Rating, Reviews, Description (or email,
               firstName, lastName, company, phone). The first row names the columns; Email is required.
-              Addresses already in the book are updated, never re-subscribed.
+              Addresses already in the book are never re-subscribed.
             </p>
             <FieldError id={`${fileId}-error`} message={problem ?? undefined} />
           </div>
@@ -135,6 +140,7 @@ export function BookImportDialog({
             value={encoding}
             onChange={setEncoding}
           />
+          <MergeChoice choice={merge} canPreview={fileProblem(file, 'csv-xlsx')} />
           <DialogActions>
             <CancelButton onCancel={() => close(false)} />
             <BusyButton busy={false} icon={Upload}>

@@ -8,11 +8,13 @@ import type {
   DeletedResponse,
   ImportJob,
   ImportJobList,
+  ImportMergeMode,
+  ImportPreview,
   ImportResult,
   ResubscribeResponse,
 } from '@parley/contracts';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
-import { apiErrorOfXhr } from '../../lib/api.ts';
+import { apiErrorOf, apiErrorOfXhr } from '../../lib/api.ts';
 import { adminQueryRetry, adminRequest } from '../lib/api.ts';
 
 /**
@@ -26,6 +28,8 @@ export const IMPORTS_PATH = '/api/admin/email/imports';
 export const BOOK_IMPORT_PATH = '/api/admin/contacts/import-csv';
 export const EMAIL_IMPORT_PATH = '/api/admin/email/import-csv';
 export const MANUAL_IMPORT_PATH = '/api/admin/email/import-manual';
+export const IMPORT_PREVIEW_PATH = '/api/admin/email/import-preview';
+export const MANUAL_IMPORT_PREVIEW_PATH = '/api/admin/email/import-manual/preview';
 
 /** Contacts stay fresh this long (spec §9: 1 to 5 minutes); writes refresh them at once. */
 const CONTACTS_FRESH_MS = 60_000;
@@ -92,11 +96,33 @@ export const deleteContact = (id: number) =>
 export const resubscribeContact = (id: number) =>
   adminRequest<ResubscribeResponse>('POST', `/api/admin/contacts/${id}/resubscribe`);
 export const cancelImport = (id: string) => adminRequest<ImportJob>('POST', `${IMPORTS_PATH}/${id}/cancel`);
-export const importManual = (contacts: string, addressBookId: number | null) =>
+export const importManual = (contacts: string, addressBookId: number | null, mergeMode: ImportMergeMode) =>
   adminRequest<ImportResult>('POST', MANUAL_IMPORT_PATH, {
     contacts,
     ...(addressBookId ? { addressBookId } : {}),
+    mergeMode,
   });
+
+export const previewManualImport = (contacts: string, addressBookId: number | null) =>
+  adminRequest<ImportPreview>('POST', MANUAL_IMPORT_PREVIEW_PATH, {
+    contacts,
+    ...(addressBookId ? { addressBookId } : {}),
+  });
+
+/** The preview of a file import: the file read as the import would read it, nothing written. */
+export async function previewFileImport(file: File, fields: Record<string, string>): Promise<ImportPreview> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', file);
+  const res = await fetch(IMPORT_PREVIEW_PATH, {
+    method: 'POST',
+    body: form,
+    credentials: 'include',
+    headers: { 'X-Requested-With': 'parley' },
+  });
+  if (!res.ok) throw await apiErrorOf(res);
+  return (await res.json()) as ImportPreview;
+}
 
 export const runningImportKey = (bookId: number) => [
   `${IMPORTS_PATH}?status=running&addressBookId=${bookId}&limit=1`,

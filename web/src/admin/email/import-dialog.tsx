@@ -21,10 +21,13 @@ import {
   EMAIL_IMPORT_PATH,
   formatCount,
   importManual,
+  previewFileImport,
+  previewManualImport,
   refreshAudience,
   useAddressBooks,
 } from './audience-api.ts';
 import { AudienceDialog } from './audience-dialog.tsx';
+import { MergeChoice, previewKey, useMergeChoice } from './import-merge.tsx';
 import {
   EncodingSelect,
   encodingField,
@@ -69,13 +72,21 @@ export function ImportContactsDialog({
     null,
   );
 
+  const merge = useMergeChoice(open, previewKey(mode, file, text, target, encoding, open), () =>
+    mode === 'csv' && file
+      ? previewFileImport(file, {
+          ...(target ? { addressBookId: String(target) } : {}),
+          ...encodingField(encoding),
+        })
+      : previewManualImport(text, target),
+  );
   const imp = useImport(target, open, {
     complete: completeToast,
     failed: (message) =>
       toast({ variant: 'destructive', title: 'Error', description: message || 'Upload failed' }),
   });
   const manual = useMutation({
-    mutationFn: () => importManual(text, target),
+    mutationFn: () => importManual(text, target, merge.mode),
     onSuccess: async (r) => {
       completeToast(r);
       setManualResult({ kind: 'done', result: r });
@@ -115,6 +126,7 @@ export function ImportContactsDialog({
       void imp.start(EMAIL_IMPORT_PATH, file, {
         ...(target ? { addressBookId: String(target) } : {}),
         ...encodingField(encoding),
+        mergeMode: merge.mode,
       });
     } else {
       if (!text.trim()) {
@@ -235,6 +247,12 @@ export function ImportContactsDialog({
               </div>
             )}
           </Tabs>
+          <MergeChoice
+            choice={merge}
+            canPreview={
+              mode === 'csv' ? fileProblem(file, 'csv') : text.trim() ? null : 'Type contacts in to preview.'
+            }
+          />
           <FieldError id={`${id}-problem`} message={problem ?? undefined} />
           <DialogActions>
             <CancelButton onCancel={() => onOpenChange(false)} />

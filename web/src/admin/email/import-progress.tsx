@@ -1,5 +1,6 @@
 import {
   IMPORT_ENCODINGS,
+  IMPORT_MERGE_MODE_LABELS,
   type ImportEncoding,
   type ImportJob,
   type ImportResult,
@@ -47,6 +48,7 @@ export function resultOf(job: ImportJob): ImportResult {
     errorCount: job.errorCount,
     errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
     encoding: job.encoding,
+    mergeMode: job.mergeMode,
     message: job.message ?? importSummary(job),
   };
 }
@@ -271,7 +273,9 @@ export function ImportOutcome({ state }: { state: Exclude<ImportState, { kind: '
           <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
           <span>
             {importSummary(r)}
-            {r.updated ? ` Updated ${formatCount(r.updated)} existing contacts.` : ''}
+            {r.updated
+              ? ` Updated ${formatCount(r.updated)} existing contacts (${IMPORT_MERGE_MODE_LABELS[r.mergeMode].toLowerCase()}).`
+              : ''}
           </span>
         </p>
         {r.encoding ? (
