@@ -193,6 +193,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/email/import-manual/preview', 'email', 'admin'), // (chosen)
   r('GET', '/api/admin/email/outbox', 'email', 'admin'), // (chosen) local transport's stored mail
   r('GET', '/api/admin/email/outbox/:id', 'email', 'admin'), // (chosen)
+  r('GET', '/api/admin/email/transport', 'email', 'admin'), // (chosen) where mail goes, what can be chosen
   r(['GET', 'POST'], '/api/admin/newsletters', 'email', 'admin'),
   r('GET', '/api/admin/newsletters/analytics', 'email', 'admin'), // (chosen) overall newsletter analytics
   r('GET', '/api/admin/newsletters/blog-posts', 'email', 'admin'), // (chosen) the email service's blog copy

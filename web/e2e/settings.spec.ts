@@ -14,8 +14,8 @@ import { expect, type Page, test } from './support/test.ts';
  * test-only allow-list lets through: SETTINGS_CRAWL_ALLOW_PRIVATE=127.0.0.1:<port>, set for
  * the platform and the tests by scripts/e2e.ts.
  *
- * The spec leaves the platform usable for the other specs: no SMTP host is saved (it would
- * switch the email service's transport), test mode ends off, the password is changed back.
+ * The spec leaves the platform usable for the other specs: the transport ends on the local
+ * mailbox (an SMTP host is saved, then not used), test mode ends off, the password is changed back.
  */
 
 const SETTINGS = '/admin/settings';
@@ -116,7 +116,7 @@ test('SMTP: saves non-empty fields one call each, keeps the password secret, ref
   await page.getByLabel('SMTP Username').fill(from);
   await expect(warning).not.toContainText('These two differ now.');
 
-  // No host (it would switch the platform's mail transport): the empty field is not sent.
+  // No host yet: the empty field is not sent; the transport stays as it is (the local mailbox).
   const password = `smtp-${unique()}-secret`;
   await page.getByLabel('SMTP Port').fill('2525');
   await page.getByLabel('SMTP Password').fill(password);
@@ -129,13 +129,21 @@ test('SMTP: saves non-empty fields one call each, keeps the password secret, ref
   await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
   await expect(toasts(page)).toContainText('Settings updated');
   await expect(toasts(page)).toContainText('Your settings have been saved successfully.');
-  expect(saves).toEqual(['smtp_port', 'smtp_username', 'smtp_password', 'smtp_from_name', 'smtp_from_email']);
+  expect(saves).toEqual([
+    'smtp_port',
+    'smtp_username',
+    'smtp_password',
+    'smtp_from_name',
+    'smtp_from_email',
+    'mail_transport',
+  ]);
 
   const saved = await savedSettings(page);
   expect(saved.get('smtp_port')?.value).toBe('2525');
   expect(saved.get('smtp_from_email')?.value).toBe(from);
   expect(saved.get('smtp_password')).toMatchObject({ value: null, secret: true, isSet: true });
   expect(saved.has('smtp_host')).toBe(false);
+  expect(saved.get('mail_transport')?.value).toBe('local');
   const listed = await (await page.request.get('/api/admin/settings')).text();
   expect(listed).not.toContain(password);
 
@@ -145,6 +153,68 @@ test('SMTP: saves non-empty fields one call each, keeps the password secret, ref
   await expect(page.getByLabel('From Email')).toHaveValue(from);
   await expect(page.getByLabel('SMTP Password')).toHaveValue('');
   await expect(page.getByText('A password is saved. Leave this empty to keep it.')).toBeVisible();
+});
+
+test('SMTP: the transport is chosen explicitly, and the local mailbox comes back after SMTP', async ({
+  page,
+}) => {
+  await openSettings(page, 'SMTP');
+  const choice = page.getByRole('group', { name: 'Send mail through' });
+  const now = page.getByTestId('mail-transport-now');
+  await expect(choice.getByRole('radio', { name: /Local mailbox/ })).toBeChecked();
+  await expect(now).toContainText('In use now: Local mailbox');
+  // Amazon SES is the operator's to configure: offered only where it is, and said so.
+  await expect(choice.getByRole('radio', { name: /Amazon SES/ })).toBeDisabled();
+  await expect(choice).toContainText(
+    'Not configured: the operator sets it up on the email service (SES_REGION).',
+  );
+
+  // SMTP without a host is refused before anything is saved.
+  await choice.getByRole('radio', { name: /SMTP server/ }).check();
+  await page.getByLabel('SMTP Host').fill('');
+  await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
+  await expect(toasts(page)).toContainText('Update failed');
+  await expect(page.getByLabel('SMTP Host')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Enter the SMTP host to send mail through SMTP.')).toBeVisible();
+  expect((await savedSettings(page)).get('mail_transport')?.value ?? 'local').toBe('local');
+
+  // A host (nothing listens on the port) and SMTP: one save; the mail now goes there.
+  await page.getByLabel('SMTP Host').fill('127.0.0.1');
+  await page.getByLabel('SMTP Port').fill('9');
+  await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
+  await expect(toasts(page)).toContainText('Settings updated');
+  await expect(now).toContainText('In use now: SMTP server — SMTP 127.0.0.1:9');
+  const card = page.getByRole('form', { name: 'Test Email Configuration' });
+  await card.getByRole('button', { name: 'Send Test Email' }).click();
+  await expect(toasts(page)).toContainText('Test email failed');
+
+  // Emptying the saved host is refused with what to do instead, not answered "Settings updated".
+  await page.getByLabel('SMTP Host').fill('');
+  await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
+  await expect(toasts(page)).toContainText('Update failed');
+  await expect(
+    page.getByText('SMTP Host cannot be emptied once saved: the saved value stays.'),
+  ).toBeVisible();
+  await expect(page.getByText(/choose Local mailbox under “Send mail through”/)).toBeVisible();
+  await page.getByLabel('SMTP Host').fill('127.0.0.1');
+
+  // Back to the local mailbox: the host stays saved, unused; a test mail lands in Sent mail.
+  await choice.getByRole('radio', { name: /Local mailbox/ }).check();
+  await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
+  await expect(toasts(page)).toContainText('Settings updated');
+  await expect(now).toContainText('In use now: Local mailbox');
+  const saved = await savedSettings(page);
+  expect(saved.get('mail_transport')?.value).toBe('local');
+  expect(saved.get('smtp_host')?.value).toBe('127.0.0.1');
+  const to = `back-local-${unique()}@parley.test`;
+  await card.getByLabel('Send test to').fill(to);
+  await card.getByRole('button', { name: 'Send Test Email' }).click();
+  await expect(toasts(page)).toContainText('Test emails sent successfully');
+  const outbox = await page.request.get(`/api/admin/email/outbox?q=${encodeURIComponent(to)}`);
+  expect(await outbox.json()).toMatchObject({
+    transport: 'local',
+    items: [{ to, transport: 'local', status: 'sent' }],
+  });
 });
 
 test('SMTP: the Test Email Configuration card reports what the email service answered', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOffset, UuidId } from './http.ts';
 import { literalUnion } from './schema.ts';
+import { MAIL_TRANSPORTS } from './settings.ts';
 
 /**
  * API contracts of the email service's mail half: the settings screen's test sends, the
@@ -47,6 +48,22 @@ export const TestTrackingResponse = Type.Object({
   id: Type.String(),
 });
 export type TestTrackingResponse = Static<typeof TestTrackingResponse>;
+
+/**
+ * GET /api/admin/email/transport: where mail goes now (as the settings are saved now), what
+ * the admin chose (`mail_transport`, null while never chosen) and which choices the email
+ * service can honour (SES only when the operator configured it: SES_REGION).
+ */
+export const MailTransportStatus = Type.Object({
+  chosen: Nullable(literalUnion(MAIL_TRANSPORTS)),
+  /** The transport in force, or null when the chosen one cannot be used (see `problem`). */
+  current: Nullable(literalUnion(MAIL_TRANSPORTS)),
+  description: Type.String(),
+  problem: Nullable(Type.String()),
+  smtp: Type.Object({ available: Type.Boolean(), host: Nullable(Type.String()), port: Type.Integer() }),
+  ses: Type.Object({ available: Type.Boolean(), region: Nullable(Type.String()) }),
+});
+export type MailTransportStatus = Static<typeof MailTransportStatus>;
 
 export const MAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'unknown'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];

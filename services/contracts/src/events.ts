@@ -206,3 +206,24 @@ export const SettingsApplyReply = Type.Object({
   applied: Type.Integer({ minimum: 0 }),
 });
 export type SettingsApplyReply = Static<typeof SettingsApplyReply>;
+
+/**
+ * Request/reply, BEFORE a save: whether `service` can act on the values (a setting whose
+ * validity depends on that service's own configuration: `mail_transport` = ses needs the email
+ * service's SES_REGION). A problem refuses the save (400) and nothing is stored. Not under
+ * `settings.>` for the reason given above.
+ */
+export const settingsCheckSubject = (service: ServiceName) => `check-settings.${service}`;
+
+export const SettingsCheckRequest = Type.Object({
+  changes: Type.Array(Type.Object({ key: Type.String(), value: Type.String() }), {
+    minItems: 1,
+    maxItems: 100,
+  }),
+});
+export type SettingsCheckRequest = Static<typeof SettingsCheckRequest>;
+
+export const SettingsCheckReply = Type.Object({
+  problems: Type.Array(Type.Object({ key: Type.String(), message: Type.String() })),
+});
+export type SettingsCheckReply = Static<typeof SettingsCheckReply>;

@@ -61,6 +61,7 @@ export const KNOWN_SETTING_KEYS = [
   'company_phone',
   'test_email_addresses',
   'test_environment_enabled',
+  'mail_transport',
 ] as const;
 export type KnownSettingKey = (typeof KNOWN_SETTING_KEYS)[number];
 
@@ -83,6 +84,22 @@ export const SETTING_CATEGORY_OF: Record<KnownSettingKey, string> = {
   company_phone: 'brand',
   test_email_addresses: 'testing',
   test_environment_enabled: 'testing',
+  mail_transport: 'smtp',
+};
+
+/**
+ * Where the platform's mail goes, chosen by the admin (`mail_transport`): kept in the local
+ * mailbox (Email → Sent mail, nothing delivered), sent through the saved SMTP server, or
+ * through Amazon SES, which the operator configures on the email service (SES_REGION): only
+ * then can it be chosen. Never saved: the email service's earlier rule (SES when configured,
+ * else SMTP when a host is saved, else the local mailbox).
+ */
+export const MAIL_TRANSPORTS = ['local', 'smtp', 'ses'] as const;
+export type MailTransportName = (typeof MAIL_TRANSPORTS)[number];
+export const MAIL_TRANSPORT_LABELS: Record<MailTransportName, string> = {
+  local: 'Local mailbox',
+  smtp: 'SMTP server',
+  ses: 'Amazon SES',
 };
 
 /** A setting key: letters, digits, `_ . : -`, starting with a letter or digit. */
@@ -206,7 +223,8 @@ export const DIAGNOSTIC_TESTS = [
   {
     id: 'email-smtp',
     name: 'Email SMTP',
-    description: "Verifies the email service's mail transport (SMTP login or the local mailbox).",
+    description:
+      "Verifies the email service's chosen mail transport (the local mailbox, an SMTP login or Amazon SES).",
     category: 'Email',
   },
   {

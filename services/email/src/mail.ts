@@ -1,4 +1,11 @@
-import { type SettingsApplyReply, SettingsApplyRequest, settingsApplySubject } from '@parley/contracts';
+import {
+  type SettingsApplyReply,
+  SettingsApplyRequest,
+  type SettingsCheckReply,
+  SettingsCheckRequest,
+  settingsApplySubject,
+  settingsCheckSubject,
+} from '@parley/contracts';
 import { parseSecretKey, type ServiceInstance } from '@parley/kit';
 import { Value } from 'typebox/value';
 import type { EmailContext } from './context.ts';
@@ -14,6 +21,7 @@ import { outboxRoutes } from './routes/outbox.ts';
 import { sesRoutes } from './routes/ses.ts';
 import { testMailRoutes } from './routes/test-mail.ts';
 import { trackingRoutes } from './routes/tracking.ts';
+import { transportRoutes } from './routes/transport.ts';
 import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { registerTransactional } from './transactional.ts';
 
@@ -85,6 +93,18 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
       }
     return { applied } satisfies SettingsApplyReply;
   });
+  // A save whose value depends on this service's configuration is checked before it is
+  // stored (the settings service refuses it with the problem): `mail_transport` = ses needs SES.
+  await deps.respond(settingsCheckSubject('email'), async (payload) => {
+    if (!Value.Check(SettingsCheckRequest, payload))
+      throw new Error('check-settings: the request does not match SettingsCheckRequest');
+    const problems: SettingsCheckReply['problems'] = [];
+    for (const { key, value } of payload.changes) {
+      const message = key === 'mail_transport' ? transports.checkChoice(value) : null;
+      if (message) problems.push({ key, message });
+    }
+    return { problems } satisfies SettingsCheckReply;
+  });
   await registerTransactional({ deps, db, mail, mailer });
 
   // The transport as saved now, not as this replica last cached it: a diagnostics run right
@@ -104,6 +124,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   await app.register(async (scope) => {
     await testMailRoutes(scope, { deps, mailer, transports });
     await outboxRoutes(scope, { deps, mail, transports });
+    await transportRoutes(scope, { deps, transports });
     await trackingRoutes(scope, { signer, buffer: tracking });
   });
   await app.register(async (scope) =>

@@ -124,7 +124,7 @@ describe('the local mailbox (no SMTP configured)', () => {
       string,
       unknown
     >;
-    expect(diag).toMatchObject({ status: 'warning', result: 'local transport, no SMTP configured' });
+    expect(diag).toMatchObject({ status: 'warning', result: 'local mailbox: mail is not delivered' });
   });
 });
 

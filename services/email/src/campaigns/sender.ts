@@ -209,6 +209,7 @@ export class CampaignSender {
   private readonly contexts = new Map<number, Promise<SendContext | null>>();
   /** Messages this replica handed to the transport (bench and tests). */
   handed = 0;
+  private unusableLoggedAt = 0;
 
   constructor(
     private readonly deps: {
@@ -502,7 +503,13 @@ export class CampaignSender {
       try {
         n = await this.workOnce();
       } catch (err) {
-        this.deps.logger.warn({ err }, 'campaign batch failed');
+        // A transport that cannot be used (the chosen one is not configured) fails every poll
+        // until the admin fixes it: said once a minute, not twice a second.
+        const unusable = err instanceof HttpError && err.statusCode === 503;
+        if (!unusable || Date.now() - this.unusableLoggedAt > 60_000) {
+          if (unusable) this.unusableLoggedAt = Date.now();
+          this.deps.logger.warn({ err }, 'campaign batch failed');
+        }
       }
       if (n === 0 && !this.stopped)
         await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import type { EmailConfig } from '../config.ts';
+import { type TransportSpec, transportSpec } from '../providers/index.ts';
 import type { SettingsCopy } from '../repo/settings-copy.repository.ts';
 import { checkMailDomain, type DnsCheckOptions, type MailDomainCheck } from './dns.ts';
 import type { SendingSetup } from './dns-advice.ts';
@@ -70,9 +71,19 @@ export class SenderDomainChecks {
   /** How mail leaves now and the DKIM key the service signs with (for the advice). */
   async sendingSetup(): Promise<SendingSetup> {
     const c = this.opts.config;
-    const host = (await this.opts.settings.view()).get('smtp_host');
+    let spec: TransportSpec | null = null;
+    try {
+      spec = transportSpec(c, await this.opts.settings.view());
+    } catch {
+      // The chosen transport cannot be used now: no advice about where mail leaves.
+    }
     return {
-      transport: c.SES_REGION ? { kind: 'ses' } : host ? { kind: 'smtp', host } : { kind: 'local' },
+      transport:
+        spec?.kind === 'smtp'
+          ? { kind: 'smtp', host: spec.host }
+          : spec?.kind === 'ses'
+            ? { kind: 'ses' }
+            : { kind: 'local' },
       dkim:
         c.DKIM_DOMAIN && c.DKIM_SELECTOR && c.DKIM_PRIVATE_KEY
           ? { domain: c.DKIM_DOMAIN, selector: c.DKIM_SELECTOR, privateKey: c.DKIM_PRIVATE_KEY }

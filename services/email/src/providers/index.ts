@@ -1,14 +1,73 @@
+import { MAIL_TRANSPORTS, type MailTransportName, type MailTransportStatus } from '@parley/contracts';
+import { HttpError } from '@parley/kit';
 import type { EmailConfig } from '../config.ts';
 import type { SettingsCopy, SettingsView } from '../repo/settings-copy.repository.ts';
 import { LocalMailbox } from './local.ts';
 import { SmtpTransport } from './smtp.ts';
 import type { MailTransport } from './transport.ts';
 
+/** Where mail goes by the saved settings, before a transport is built. */
+export type TransportSpec =
+  | { kind: 'local' }
+  | {
+      kind: 'smtp';
+      host: string;
+      port: number;
+      username: string | undefined;
+      password: string | undefined;
+    }
+  | { kind: 'ses'; region: string; endpoint: string | undefined; id: string | undefined };
+
+/** The admin's choice (`mail_transport`), or null while none is saved (or it is unreadable). */
+export function chosenTransport(view: SettingsView): MailTransportName | null {
+  const v = view.get('mail_transport');
+  return (MAIL_TRANSPORTS as readonly string[]).includes(v ?? '') ? (v as MailTransportName) : null;
+}
+
+/** Why the chosen transport cannot be used now, in words for the admin; null when it can. */
+export function transportProblem(config: EmailConfig, view: SettingsView, choice: MailTransportName | null) {
+  if (choice === 'ses' && !config.SES_REGION)
+    return 'Amazon SES is chosen, but the email service has no SES configuration (SES_REGION): choose the local mailbox or SMTP';
+  if (choice === 'smtp' && !view.get('smtp_host'))
+    return 'SMTP is chosen, but no SMTP host is saved: save one, or choose the local mailbox';
+  return null;
+}
+
 /**
- * Chooses the transport: Amazon SES when SES_REGION is configured; else SMTP when the
- * settings name an SMTP host (smtp_host, smtp_port, smtp_username, smtp_password); else the
- * local mailbox. The choice follows the settings copy: when the SMTP settings change, the
- * next send builds a new pooled transport and closes the old one.
+ * The transport the settings name: the admin's `mail_transport` (local mailbox, SMTP with the
+ * saved smtp_host, smtp_port, smtp_username, smtp_password, or Amazon SES as the operator
+ * configured it); with no choice saved, the earlier rule: SES when SES_REGION is configured,
+ * else SMTP when a host is saved, else the local mailbox. A choice that cannot be honoured
+ * (SES without its configuration) is a 503 naming why: mail waits rather than going elsewhere.
+ */
+export function transportSpec(config: EmailConfig, view: SettingsView): TransportSpec {
+  const choice = chosenTransport(view);
+  const problem = transportProblem(config, view, choice);
+  if (problem) throw new HttpError(503, problem);
+  const host = view.get('smtp_host');
+  const kind: MailTransportName = choice ?? (config.SES_REGION ? 'ses' : host ? 'smtp' : 'local');
+  if (kind === 'ses')
+    return {
+      kind,
+      region: config.SES_REGION as string,
+      endpoint: config.SES_ENDPOINT,
+      id: config.SES_ACCESS_KEY_ID,
+    };
+  if (kind === 'smtp')
+    return {
+      kind,
+      host: host as string,
+      port: Number(view.get('smtp_port') ?? 587) || 587,
+      username: view.get('smtp_username'),
+      password: view.get('smtp_password'),
+    };
+  return { kind: 'local' };
+}
+
+/**
+ * Builds and keeps the transport transportSpec names. The choice follows the settings copy:
+ * when it changes (another transport, other SMTP settings), the next send builds a new pooled
+ * transport and closes the old one.
  */
 export class Transports {
   private current: { fingerprint: string; transport: MailTransport } | null = null;
@@ -29,18 +88,7 @@ export class Transports {
 
   private async forView(view: SettingsView): Promise<MailTransport> {
     const c = this.config;
-    const smtpHost = view.get('smtp_host');
-    const spec = c.SES_REGION
-      ? { kind: 'ses' as const, region: c.SES_REGION, endpoint: c.SES_ENDPOINT, id: c.SES_ACCESS_KEY_ID }
-      : smtpHost
-        ? {
-            kind: 'smtp' as const,
-            host: smtpHost,
-            port: Number(view.get('smtp_port') ?? 587) || 587,
-            username: view.get('smtp_username'),
-            password: view.get('smtp_password'),
-          }
-        : { kind: 'local' as const };
+    const spec = transportSpec(c, view);
     const fingerprint = JSON.stringify(spec);
     const dkim =
       c.DKIM_DOMAIN && c.DKIM_SELECTOR && c.DKIM_PRIVATE_KEY
@@ -88,6 +136,39 @@ export class Transports {
       this.building = null;
     });
     return this.building;
+  }
+
+  /**
+   * Where mail goes as the settings are saved now, what the admin chose and what can be
+   * chosen (the settings screen and Sent mail). Never throws for a choice that cannot be used:
+   * it says why (`problem`).
+   */
+  async status(): Promise<MailTransportStatus> {
+    const view = await this.settings.fresh();
+    const c = this.config;
+    const chosen = chosenTransport(view);
+    const problem = transportProblem(c, view, chosen);
+    const transport = problem ? null : await this.forView(view);
+    return {
+      chosen,
+      current: transport?.name ?? null,
+      description: transport?.description ?? (problem as string),
+      problem,
+      smtp: {
+        available: Boolean(view.get('smtp_host')),
+        host: view.get('smtp_host') ?? null,
+        port: Number(view.get('smtp_port') ?? 587) || 587,
+      },
+      ses: { available: Boolean(c.SES_REGION), region: c.SES_REGION ?? null },
+    };
+  }
+
+  /** What is wrong with a proposed `mail_transport` for this service (the settings save's check). */
+  checkChoice(value: string): string | null {
+    if (!(MAIL_TRANSPORTS as readonly string[]).includes(value)) return null;
+    return value === 'ses' && !this.config.SES_REGION
+      ? 'Amazon SES is not configured for the email service (its operator sets SES_REGION): choose the local mailbox or SMTP'
+      : null;
   }
 
   async close(): Promise<void> {

@@ -22,9 +22,13 @@ export async function outboxRoutes(
       const { limit = 50, offset = 0, q } = request.query;
       const [page, transport] = await Promise.all([
         mail.list({ limit, offset, ...(q?.trim() ? { q: q.trim() } : {}) }),
-        transports.get(),
+        transports.status(),
       ]);
-      return { ...page, transport: transport.name, transportDescription: transport.description };
+      return {
+        ...page,
+        transport: transport.current ?? transport.chosen ?? 'local',
+        transportDescription: transport.description,
+      };
     },
   );
 

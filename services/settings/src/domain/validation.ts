@@ -1,5 +1,6 @@
 import {
   isKnownSettingKey,
+  MAIL_TRANSPORTS,
   type SaveSettingBody,
   SETTING_CATEGORY_MAX,
   SETTING_CATEGORY_OF,
@@ -110,6 +111,10 @@ function knownValueProblem(key: string, value: string): string | null {
       return value === 'true' || value === 'false'
         ? null
         : "test_environment_enabled must be 'true' or 'false'";
+    case 'mail_transport':
+      return (MAIL_TRANSPORTS as readonly string[]).includes(value)
+        ? null
+        : `mail_transport must be one of ${MAIL_TRANSPORTS.join(', ')}`;
     default:
       return null;
   }

@@ -5,7 +5,7 @@ import {
   SaveSettingResponse,
   SettingsList,
 } from '@parley/contracts';
-import { badRequest, type ServiceInstance } from '@parley/kit';
+import { badRequest, HttpError, type ServiceInstance } from '@parley/kit';
 import { storageModeOf } from '../config.ts';
 import { defaultCategory, normaliseValue, settingProblem } from '../domain/validation.ts';
 import type { RouteContext } from './context.ts';
@@ -36,13 +36,17 @@ export async function settingsRoutes(app: ServiceInstance, ctx: RouteContext) {
     '/api/admin/settings',
     {
       onRequest: deps.auth.admin,
-      schema: { body: SaveSettingBody, response: { 200: SaveSettingResponse, 400: ErrorBody } },
+      schema: {
+        body: SaveSettingBody,
+        response: { 200: SaveSettingResponse, 400: ErrorBody, 503: ErrorBody },
+      },
     },
     async (request) => {
       const body = request.body;
       const value = normaliseValue(body.key, body.value);
       const problem = settingProblem({ ...body, value });
       if (problem) throw badRequest(problem);
+      if (body.key === 'mail_transport') await checkTransport(value);
       const result = await repo.save({
         key: body.key,
         value,
@@ -61,6 +65,24 @@ export async function settingsRoutes(app: ServiceInstance, ctx: RouteContext) {
       return { success: true as const, changed: result.changed, setting: result.setting, pending };
     },
   );
+
+  /**
+   * The transport must be one the email service can use when the save answers (a "saved"
+   * that changes nothing is what issue 35 found): SMTP needs a saved host; Amazon SES needs the
+   * email service's own configuration, which it is asked about before anything is stored.
+   */
+  async function checkTransport(value: string): Promise<void> {
+    if (value === 'smtp' && !(await repo.list()).some((s) => s.key === 'smtp_host' && s.isSet))
+      throw badRequest('mail_transport smtp needs an SMTP host: save smtp_host first');
+    if (value !== 'ses') return;
+    const problems = await copies.check('email', [{ key: 'mail_transport', value }]);
+    if (problems === null)
+      throw new HttpError(
+        503,
+        'The email service did not answer, so it could not confirm that Amazon SES is configured: the transport was not changed. Try again once it runs.',
+      );
+    if (problems[0]) throw badRequest(problems[0].message);
+  }
 
   app.get(
     '/api/admin/settings/status',

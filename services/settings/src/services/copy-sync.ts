@@ -4,7 +4,10 @@ import {
   type SettingChangedEvent,
   SettingsApplyReply,
   type SettingsApplyRequest,
+  SettingsCheckReply,
+  type SettingsCheckRequest,
   settingsApplySubject,
+  settingsCheckSubject,
 } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import { Value } from 'typebox/value';
@@ -25,6 +28,27 @@ export class CopySync {
     private readonly probe: PlatformProbe,
     private readonly logger: ServiceDeps['logger'],
   ) {}
+
+  /**
+   * Asks `service` whether it can act on `changes` before they are saved: its problems, or
+   * null when it did not answer (not running, too slow).
+   */
+  async check(
+    service: ServiceName,
+    changes: SettingsCheckRequest['changes'],
+  ): Promise<SettingsCheckReply['problems'] | null> {
+    const answer = await this.probe.ask<unknown>(service, settingsCheckSubject(service), { changes });
+    if (answer.ok && Value.Check(SettingsCheckReply, answer.value)) return answer.value.problems;
+    this.logger.warn(
+      {
+        service,
+        keys: changes.map((c) => c.key),
+        reason: answer.ok ? 'not a SettingsCheckReply' : answer.message,
+      },
+      'a service could not check a setting before its save',
+    );
+    return null;
+  }
 
   /** Hands `changes` to every copy; answers the services that have not confirmed them. */
   async push(changes: SettingChangedEvent[]): Promise<ServiceName[]> {

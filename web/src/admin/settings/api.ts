@@ -3,6 +3,7 @@ import type {
   BrandSettingsResponse,
   DeadLettersResponse,
   DiagnosticRunResponse,
+  MailTransportStatus,
   PlatformStatus,
   ReplayDeadLettersBody,
   ReplayDeadLettersResponse,
@@ -29,6 +30,7 @@ export const DEAD_LETTERS_PATH = '/api/admin/diagnostics/dead-letters';
 export const TEST_EMAIL_PATH = '/api/admin/settings/test-email';
 export const TEST_TRACKING_PATH = '/api/admin/email/test-tracking';
 export const CHANGE_PASSWORD_PATH = '/api/admin/change-password';
+export const TRANSPORT_PATH = '/api/admin/email/transport';
 
 /** Every setting by key. */
 export function useSettings() {
@@ -75,9 +77,15 @@ export function useSaveSettings() {
       } finally {
         void queryClient.invalidateQueries({ queryKey: [SETTINGS_PATH] });
         void queryClient.invalidateQueries({ queryKey: [BRAND_SETTINGS_PATH] });
+        void queryClient.invalidateQueries({ queryKey: [TRANSPORT_PATH] });
       }
     },
   });
+}
+
+/** Where mail goes now and which transports the email service can use (SMTP tab). */
+export function useMailTransport() {
+  return useQuery<MailTransportStatus>({ queryKey: [TRANSPORT_PATH], staleTime: 0, ...adminQueryRetry });
 }
 
 export function usePlatformStatus() {

@@ -19,24 +19,51 @@ import { savedToast } from './save-outcome.ts';
 export interface FieldDef {
   key: string;
   label: string;
-  kind?: 'text' | 'email' | 'url' | 'port' | 'password' | 'textarea' | 'tel';
+  kind?: 'text' | 'email' | 'url' | 'port' | 'password' | 'textarea' | 'tel' | 'choice';
   placeholder?: string;
   hint?: string;
   autoComplete?: string;
   /** Shown (and saved) when nothing is stored yet. */
   defaultValue?: string;
-  /** Spans both columns. */
+  /** Spans both columns (a choice always does). */
   wide?: boolean;
+  /** A choice's options (radio buttons). */
+  options?: Array<{ value: string; label: string; hint?: string; disabled?: boolean }>;
+  /** Saved after the other fields (a choice that needs them saved first). */
+  saveLast?: boolean;
+  /** What to do instead of emptying this field once a value is saved. */
+  clearHint?: string;
 }
 
 /** The entries a settings form saves: non-empty fields only (spec §5), values as typed but trimmed. */
 export function entriesToSave(fields: FieldDef[], values: Record<string, string>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const f of fields) {
+  const ordered = [...fields.filter((f) => !f.saveLast), ...fields.filter((f) => f.saveLast)];
+  for (const f of ordered) {
     const raw = values[f.key] ?? '';
     // A password is saved exactly as typed; other fields lose edge spaces.
     const value = f.kind === 'password' ? raw : raw.trim();
     if (value.trim()) out.push([f.key, value]);
+  }
+  return out;
+}
+
+/**
+ * Fields emptied although a value is saved. A save sends non-empty fields only (spec §5) and
+ * there is no removing a setting, so saving would keep the old value while answering "Settings
+ * updated" (issue 35): the form refuses instead and says what to do.
+ */
+export function clearedFields(
+  fields: FieldDef[],
+  values: Record<string, string>,
+  saved: Map<string, SettingEntry> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of fields) {
+    if (f.kind === 'password' || (values[f.key] ?? '').trim()) continue;
+    if (saved?.get(f.key)?.value)
+      out[f.key] =
+        `${f.label} cannot be emptied once saved: the saved value stays.${f.clearHint ? ` ${f.clearHint}` : ''}`;
   }
   return out;
 }
@@ -63,6 +90,7 @@ export function SettingsForm({
   submitLabel,
   children,
   onValuesChange,
+  validate,
 }: {
   title: string;
   description?: ReactNode;
@@ -70,6 +98,8 @@ export function SettingsForm({
   submitLabel: string;
   children?: ReactNode;
   onValuesChange?: (values: Record<string, string>) => void;
+  /** Problems the form knows of before saving, by key (each refuses the save). */
+  validate?: (values: Record<string, string>) => Record<string, string>;
 }) {
   const id = useId();
   const settings = useSettings();
@@ -101,7 +131,14 @@ export function SettingsForm({
     e.preventDefault();
     if (save.isPending) return;
     const entries = entriesToSave(fields, values);
-    setErrors({});
+    const problems = { ...clearedFields(fields, values, settings.data), ...validate?.(values) };
+    setErrors(problems);
+    const first = fields.find((f) => problems[f.key]);
+    if (first) {
+      document.getElementById(`${id}-${first.key}`)?.focus();
+      toast({ variant: 'destructive', title: 'Update failed', description: problems[first.key] });
+      return;
+    }
     if (entries.length === 0) {
       toast({ title: 'Nothing to save', description: 'Fill in at least one field.' });
       return;
@@ -148,6 +185,54 @@ export function SettingsForm({
         if (error) setErrors((x) => ({ ...x, [f.key]: '' }));
       },
     };
+    if (f.kind === 'choice')
+      return (
+        <fieldset
+          key={f.key}
+          className="sm:col-span-2"
+          aria-describedby={common['aria-describedby']}
+          data-testid={`setting-${f.key}`}
+        >
+          <legend className={labelClass}>{f.label}</legend>
+          <div className="grid gap-2 sm:grid-cols-3">
+            {(f.options ?? []).map((o, i) => (
+              <label
+                key={o.value}
+                className={`flex items-start gap-2 rounded-lg border border-navy-700 px-3 py-2 text-sm has-[:checked]:border-brand/60 has-[:checked]:bg-navy-800 ${
+                  o.disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer'
+                }`}
+              >
+                <input
+                  // The first option carries the field's id: a refusal focuses it.
+                  id={i === 0 ? fieldId : undefined}
+                  type="radio"
+                  name={fieldId}
+                  value={o.value}
+                  checked={values[f.key] === o.value}
+                  disabled={o.disabled}
+                  onChange={() => common.onChange({ target: { value: o.value } })}
+                  aria-describedby={o.hint ? `${fieldId}-${o.value}-hint` : undefined}
+                  className="mt-1 accent-brand"
+                />
+                <span>
+                  <span className="font-medium text-slate-100">{o.label}</span>
+                  {o.hint ? (
+                    <span id={`${fieldId}-${o.value}-hint`} className="block text-xs text-slate-400">
+                      {o.hint}
+                    </span>
+                  ) : null}
+                </span>
+              </label>
+            ))}
+          </div>
+          {hint ? (
+            <p id={`${fieldId}-hint`} className="mt-1 text-xs text-slate-400">
+              {hint}
+            </p>
+          ) : null}
+          <FieldError id={`${fieldId}-error`} message={error || undefined} />
+        </fieldset>
+      );
     return (
       <div key={f.key} className={f.wide ? 'sm:col-span-2' : undefined}>
         <label htmlFor={fieldId} className={labelClass}>

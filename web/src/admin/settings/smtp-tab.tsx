@@ -1,18 +1,32 @@
-import { DEFAULT_SMTP_PORT } from '@parley/contracts/settings';
+import type { MailTransportStatus } from '@parley/contracts';
+import { DEFAULT_SMTP_PORT, MAIL_TRANSPORT_LABELS } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
-import { AlertTriangle, Loader2, Send } from 'lucide-react';
-import { type FormEvent, useCallback, useId, useState } from 'react';
+import { AlertTriangle, Loader2, Mailbox, Send } from 'lucide-react';
+import { type FormEvent, useCallback, useId, useMemo, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
-import { cardClass, FieldError, inputClass, labelClass, secondaryButton } from '../components/ui.tsx';
+import {
+  cardClass,
+  FieldError,
+  inputClass,
+  LoadingState,
+  labelClass,
+  secondaryButton,
+} from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { useAdmin } from '../lib/session.tsx';
-import { sendTestEmails, serviceUnavailable } from './api.ts';
+import { sendTestEmails, serviceUnavailable, useMailTransport } from './api.ts';
 import { EmailServiceNotice } from './email-service-notice.tsx';
 import { type FieldDef, SettingsForm } from './settings-form.tsx';
 
+/** The SMTP settings; `mail_transport` (the choice of transport) is put in front by SmtpTab. */
 export const SMTP_FIELDS: FieldDef[] = [
-  { key: 'smtp_host', label: 'SMTP Host', placeholder: 'smtp.example.com' },
+  {
+    key: 'smtp_host',
+    label: 'SMTP Host',
+    placeholder: 'smtp.example.com',
+    clearHint: 'To stop sending through SMTP, choose Local mailbox under “Send mail through”.',
+  },
   {
     key: 'smtp_port',
     label: 'SMTP Port',
@@ -76,7 +90,9 @@ function TestEmailCard() {
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
         Test Email Configuration
       </h2>
-      <p className="text-sm text-slate-400">Send a test email with the saved SMTP settings.</p>
+      <p className="text-sm text-slate-400">
+        Send a test email through the saved transport (the local mailbox, SMTP or Amazon SES).
+      </p>
       <EmailServiceNotice message={unavailable} />
       <div>
         <label htmlFor={`${id}-email`} className={labelClass}>
@@ -106,38 +122,106 @@ function TestEmailCard() {
   );
 }
 
-/** SMTP (spec §2, §5): the outgoing mail configuration and the Test Email Configuration card. */
+/** The transport choice: every transport, Amazon SES only when the operator configured it. */
+export function transportField(status: MailTransportStatus | undefined): FieldDef {
+  const ses = status?.ses;
+  return {
+    key: 'mail_transport',
+    label: 'Send mail through',
+    kind: 'choice',
+    saveLast: true,
+    // Never chosen yet: what is in force now (the email service's earlier rule).
+    ...(status && !status.chosen && status.current ? { defaultValue: status.current } : {}),
+    options: [
+      {
+        value: 'local',
+        label: MAIL_TRANSPORT_LABELS.local,
+        hint: 'Kept in Email → Sent mail, not delivered. For trying the platform.',
+      },
+      { value: 'smtp', label: MAIL_TRANSPORT_LABELS.smtp, hint: 'The server below, with its login.' },
+      {
+        value: 'ses',
+        label: MAIL_TRANSPORT_LABELS.ses,
+        hint: ses?.available
+          ? `Configured by the operator (region ${ses.region}).`
+          : 'Not configured: the operator sets it up on the email service (SES_REGION).',
+        disabled: !ses?.available,
+      },
+    ],
+  };
+}
+
+/** Where mail goes now, as the email service says (or why it cannot say). */
+function TransportNow({ status, error }: { status: MailTransportStatus | undefined; error: unknown }) {
+  if (!status)
+    return error ? (
+      <p className="text-sm text-amber-200" data-testid="mail-transport-now">
+        The email service did not say where mail goes now ({messageOr(error, 'not available')}).
+      </p>
+    ) : null;
+  return (
+    <p
+      role={status.problem ? 'alert' : 'status'}
+      data-testid="mail-transport-now"
+      className={`flex items-start gap-2 text-sm ${status.problem ? 'text-red-200' : 'text-slate-300'}`}
+    >
+      <Mailbox className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+      <span>
+        {status.problem
+          ? `Mail is not going out: ${status.problem}.`
+          : `In use now: ${status.current ? MAIL_TRANSPORT_LABELS[status.current] : ''} — ${status.description}.`}
+      </span>
+    </p>
+  );
+}
+
+/** SMTP (spec §2, §5): the transport, the outgoing mail configuration and the Test Email Configuration card. */
 export function SmtpTab() {
   const [values, setValues] = useState<Record<string, string>>({});
   const onValuesChange = useCallback((v: Record<string, string>) => setValues(v), []);
+  const transport = useMailTransport();
+  const fields = useMemo(() => [transportField(transport.data), ...SMTP_FIELDS], [transport.data]);
   const user = values.smtp_username?.trim().toLowerCase() ?? '';
   const from = values.smtp_from_email?.trim().toLowerCase() ?? '';
   const mismatch = Boolean(user && from && user !== from);
+  const validate = useCallback(
+    (v: Record<string, string>): Record<string, string> =>
+      v.mail_transport === 'smtp' && !v.smtp_host?.trim()
+        ? { smtp_host: 'Enter the SMTP host to send mail through SMTP.' }
+        : {},
+    [],
+  );
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
-      <SettingsForm
-        title="SMTP Configuration"
-        description="The mail server every email of the platform is sent through."
-        fields={SMTP_FIELDS}
-        submitLabel="Save SMTP Settings"
-        onValuesChange={onValuesChange}
-      >
-        <div
-          role={mismatch ? 'alert' : 'note'}
-          data-testid="smtp-address-warning"
-          className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm ${
-            mismatch
-              ? 'border-red-500/50 bg-red-500/10 text-red-200'
-              : 'border-amber-400/40 bg-amber-400/10 text-amber-100'
-          }`}
+      {transport.isPending ? (
+        <LoadingState label="Loading settings..." />
+      ) : (
+        <SettingsForm
+          title="SMTP Configuration"
+          description="Where the platform's mail goes, and the mail server it is sent through when SMTP is chosen."
+          fields={fields}
+          submitLabel="Save SMTP Settings"
+          onValuesChange={onValuesChange}
+          validate={validate}
         >
-          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          <span>
-            {SMTP_MISMATCH_WARNING}
-            {mismatch ? ' These two differ now.' : ''}
-          </span>
-        </div>
-      </SettingsForm>
+          <TransportNow status={transport.data} error={transport.error} />
+          <div
+            role={mismatch ? 'alert' : 'note'}
+            data-testid="smtp-address-warning"
+            className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm ${
+              mismatch
+                ? 'border-red-500/50 bg-red-500/10 text-red-200'
+                : 'border-amber-400/40 bg-amber-400/10 text-amber-100'
+            }`}
+          >
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+            <span>
+              {SMTP_MISMATCH_WARNING}
+              {mismatch ? ' These two differ now.' : ''}
+            </span>
+          </div>
+        </SettingsForm>
+      )}
       <TestEmailCard />
     </div>
   );
