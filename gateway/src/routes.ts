@@ -177,6 +177,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/email/campaigns/:id/cancel', 'email', 'admin'), // (chosen)
   r('GET', '/api/admin/email/campaigns/:id/progress', 'email', 'admin'), // (chosen) live progress
   r('GET', '/api/admin/email/campaigns/:id/recipients', 'email', 'admin'), // (chosen) per-recipient outcome
+  r('GET', '/api/admin/email/campaigns/:id/delivery-log', 'email', 'admin'), // (chosen) outcome, opens, clicks per recipient
+  r('GET', '/api/admin/email/campaigns/:id/delivery-log/export', 'email', 'admin'), // (chosen) the same as CSV
   r('GET', '/api/admin/email/campaigns/:id/engagement-report', 'email', 'admin'),
   r('GET', '/api/admin/email/analytics', 'email', 'admin'),
   r('GET', '/api/admin/email/advanced-analytics', 'email', 'admin'),

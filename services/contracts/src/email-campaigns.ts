@@ -312,3 +312,88 @@ export const CampaignRecipientPage = Type.Object({
   total: Count,
 });
 export type CampaignRecipientPage = Static<typeof CampaignRecipientPage>;
+
+// ── Delivery log ───────────────────────────────────────────────────────────────────────
+
+/**
+ * A recipient's outcome in a campaign's delivery log: queued (waiting or being sent), sent,
+ * failed (refused for good), unknown (the sender stopped mid-send: not resent), bounced (a
+ * bounce came back for it, or its address was refused at send time), complained (marked as spam).
+ */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'unknown', 'bounced', 'complained'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** A delivery log page is at most this long; the export has every row. */
+export const DELIVERY_LOG_MAX_LIMIT = 500;
+
+/**
+ * GET /api/admin/email/campaigns/{id}/delivery-log (and …/delivery-log/export, CSV, the same
+ * filters): one send's recipients (the current one unless `sendId` names another), by address;
+ * `after` (the previous page's `nextCursor`) pages on. `q`: an address or its beginning.
+ */
+export const DeliveryLogQuery = Type.Object({
+  sendId: Type.Optional(IntId),
+  status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
+  opened: Type.Optional(Type.Boolean()),
+  clicked: Type.Optional(Type.Boolean()),
+  unsubscribed: Type.Optional(Type.Boolean()),
+  q: Type.Optional(Type.String({ maxLength: 320 })),
+  after: Type.Optional(Type.String({ maxLength: 500 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DELIVERY_LOG_MAX_LIMIT, default: 50 })),
+});
+export type DeliveryLogQuery = Static<typeof DeliveryLogQuery>;
+
+export const DeliveryLogEntry = Type.Object({
+  email: Type.String(),
+  contactId: Nullable(Type.Integer()),
+  status: Type.Enum(DELIVERY_STATUSES),
+  attempts: Count,
+  lastError: Nullable(Type.String()),
+  sentAt: Nullable(IsoDateTime),
+  /** Human opens; opens fetched by a privacy proxy (Apple MPP, ...) apart. */
+  opens: Count,
+  proxyOpens: Count,
+  clicks: Count,
+  openedAt: Nullable(IsoDateTime),
+  clickedAt: Nullable(IsoDateTime),
+  unsubscribedAt: Nullable(IsoDateTime),
+});
+export type DeliveryLogEntry = Static<typeof DeliveryLogEntry>;
+
+export const DeliveryLogSend = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Enum(['send', 'resend'] as const),
+  testMode: Type.Boolean(),
+  status: Type.String(),
+  startedAt: Nullable(IsoDateTime),
+  total: Count,
+});
+export type DeliveryLogSend = Static<typeof DeliveryLogSend>;
+
+export const DeliveryLogPage = Type.Object({
+  campaignId: Type.Integer(),
+  /** The campaign's name (a newsletter's for its campaign) and what it is. */
+  name: Type.String(),
+  kind: Type.Enum(['campaign', 'newsletter'] as const),
+  /** The send shown; null before the campaign's first send. */
+  send: Nullable(DeliveryLogSend),
+  /** Every send of the campaign, newest first. */
+  sends: Type.Array(DeliveryLogSend),
+  /** The whole send's figures (given with the first page only: null when paging on). */
+  counts: Nullable(
+    Type.Object({
+      total: Count,
+      queued: Count,
+      sent: Count,
+      failed: Count,
+      unknown: Count,
+      bounced: Count,
+      complained: Count,
+      opened: Count,
+      clicked: Count,
+      unsubscribed: Count,
+    }),
+  ),
+  items: Type.Array(DeliveryLogEntry),
+  nextCursor: Nullable(Type.String()),
+});
+export type DeliveryLogPage = Static<typeof DeliveryLogPage>;

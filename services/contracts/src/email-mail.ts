@@ -68,11 +68,25 @@ export type MailTransportStatus = Static<typeof MailTransportStatus>;
 export const MAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'unknown'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
+/** Sent mail counts the messages of a search up to this many (`totalExact` false beyond). */
+export const SENT_MAIL_COUNT_CAP = 10_000;
+/** How long Sent mail keeps every message by default (SENT_MAIL_RETENTION_DAYS). */
+export const DEFAULT_SENT_MAIL_RETENTION_DAYS = 30;
+
+/**
+ * GET /api/admin/email/outbox: newest first; `before` (the previous page's `nextCursor`) pages
+ * on; the filters are indexed: `to` an address or its beginning (any case), `campaignId`, `kind`.
+ * `q` matches recipient or subject anywhere (it reads the messages newest first until a page
+ * is found: slower on a large mailbox).
+ */
 export const OutboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: PageOffset(),
-  /** Matches recipient, subject or kind. */
+  before: Type.Optional(Type.String({ maxLength: 200 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
+  to: Type.Optional(Type.String({ maxLength: 320 })),
+  campaignId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  kind: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
 });
 export type OutboxQuery = Static<typeof OutboxQuery>;
 
@@ -91,12 +105,27 @@ export const SentMailSummary = Type.Object({
   lastError: Nullable(Type.String()),
   createdAt: IsoDateTime,
   sentAt: Nullable(IsoDateTime),
+  /** The campaign (or newsletter's campaign) it belongs to. */
+  campaignId: Nullable(Type.Integer()),
+  testMode: Type.Boolean(),
+  /** Kept as metadata; its content is rendered again from its send's on view (campaign mail). */
+  rendered: Type.Boolean(),
 });
 export type SentMailSummary = Static<typeof SentMailSummary>;
 
 export const OutboxPage = Type.Object({
   items: Type.Array(SentMailSummary),
+  /** Messages matching the filters, counted up to SENT_MAIL_COUNT_CAP. */
   total: Type.Integer(),
+  totalExact: Type.Boolean(),
+  /** The `before` of the next (older) page; null on the last. */
+  nextCursor: Nullable(Type.String()),
+  /** Every message is kept this many days (SENT_MAIL_RETENTION_DAYS), then pruned. */
+  retentionDays: Type.Integer(),
+  /** The campaigns and newsletters that sent mail, newest first (the campaign filter). */
+  campaigns: Type.Array(
+    Type.Object({ id: Type.Integer(), name: Type.String(), kind: literalUnion(['campaign', 'newsletter'] as const) }),
+  ),
   /** The transport new mail goes through now (local, smtp, ses) and where to. */
   transport: Type.String(),
   transportDescription: Type.String(),
@@ -124,7 +153,7 @@ export const SentMailDetail = Type.Object({
   html: Nullable(Type.String()),
   text: Nullable(Type.String()),
   headers: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
-  /** The whole message as sent (MIME). */
+  /** The whole message as sent (MIME; campaign mail rendered again from its send's content). */
   raw: Type.String(),
   /** The text/calendar part (invite.ics), when the message carries one. */
   calendar: Nullable(Type.String()),
@@ -132,6 +161,8 @@ export const SentMailDetail = Type.Object({
     Type.Object({ filename: Type.String(), contentType: Type.String(), sizeBytes: Type.Integer() }),
   ),
   tracking: Nullable(SentMailTracking),
+  /** Why the content cannot be shown (a campaign mail whose campaign was deleted), or null. */
+  contentNote: Nullable(Type.String()),
 });
 export type SentMailDetail = Static<typeof SentMailDetail>;
 

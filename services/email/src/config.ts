@@ -77,11 +77,12 @@ export const EmailEnv = Type.Object({
   CAMPAIGN_POLL_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 60_000 })),
   /** The scheduler and the lease reaper run this often (default 2000 ms). */
   CAMPAIGN_TICK_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000 })),
-  /**
-   * Local transport only (no SMTP or SES): how many of the newest campaign and newsletter
-   * mails the Sent mail view keeps (default 1000; 0 keeps none).
-   */
-  LOCAL_MAILBOX_KEEP: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  /** Sent mail keeps every message this many days (default 30); older ones are pruned. */
+  SENT_MAIL_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  /** Sent mail's pruning runs this often (default 600000 ms: 10 minutes) ... */
+  SENT_MAIL_PRUNE_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 86_400_000 })),
+  /** ... deleting at most this many messages per statement (default 5000). */
+  SENT_MAIL_PRUNE_BATCH: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   /** Connection failures in one batch that start the 24-hour cooling period (default 3). */
   CAMPAIGN_CONNECTION_FAILURES: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
 });

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SENT_MAIL_RETENTION_DAYS,
   type SettingsApplyReply,
   SettingsApplyRequest,
   type SettingsCheckReply,
@@ -66,6 +67,25 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   });
   // Shutdown runs after the server stopped accepting: every hit answered is written.
   deps.onShutdown(() => tracking.close());
+
+  // Sent mail's retention rule: every message is kept this many days, then pruned in batches.
+  const retentionDays = config.SENT_MAIL_RETENTION_DAYS ?? DEFAULT_SENT_MAIL_RETENTION_DAYS;
+  const prune = () =>
+    mail
+      .prune(retentionDays, config.SENT_MAIL_PRUNE_BATCH ?? 5000)
+      .then((n) => {
+        if (n) logger.info({ deleted: n, retentionDays }, 'sent mail older than its retention pruned');
+      })
+      .catch((err) => logger.warn({ err }, 'sent mail prune failed'));
+  let pruning: Promise<void> = Promise.resolve();
+  const pruner = setInterval(() => {
+    pruning = pruning.then(prune);
+  }, config.SENT_MAIL_PRUNE_MS ?? 600_000);
+  pruner.unref();
+  deps.onShutdown(async () => {
+    clearInterval(pruner);
+    await pruning;
+  });
   deps.onShutdown(() => transports.close());
 
   // The settings copy: SMTP, sender, brand, support address, test mode. The durable carries the
@@ -123,7 +143,15 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
   // Each group of routes in its own scope: the unsubscribe and SNS routes read bodies their own way.
   await app.register(async (scope) => {
     await testMailRoutes(scope, { deps, mailer, transports });
-    await outboxRoutes(scope, { deps, mail, transports });
+    await outboxRoutes(scope, {
+      deps,
+      mail,
+      transports,
+      pool: deps.pool,
+      signer,
+      origin: mailer.origin,
+      retentionDays,
+    });
     await transportRoutes(scope, { deps, transports });
     await trackingRoutes(scope, { signer, buffer: tracking });
   });

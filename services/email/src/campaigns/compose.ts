@@ -3,7 +3,7 @@ import { escapeMarkup as esc } from '@parley/kit/markup';
 import { oneLine } from '@parley/kit/text';
 import { convert } from 'html-to-text';
 import { sanitizeEmailHtml } from '../domain/email-html.ts';
-import { type Address, foldField, newMessageId, unsubscribeFields } from '../domain/mime.ts';
+import { type Address, foldField, unsubscribeFields } from '../domain/mime.ts';
 import type { TokenSigner } from '../domain/tokens.ts';
 import { addTracking } from '../domain/tracking.ts';
 
@@ -43,6 +43,18 @@ export interface ComposedCampaignMail {
   html: string;
   text: string;
   raw: Buffer;
+  /** When it was composed (its Date field, to the second). */
+  date: Date;
+}
+
+/**
+ * A campaign mail's Message-ID: its tracking id (unique per recipient and send, already in its
+ * links and MIME boundary) at the sender's domain. The same for each attempt of one mail, and
+ * known without the mail, so Sent mail can name a mail whose sender stopped mid-send.
+ */
+export function campaignMessageId(trackingId: string, fromEmail: string): string {
+  const domain = fromEmail.split('@')[1]?.toLowerCase() || 'parley.local';
+  return `${trackingId}@${domain}`;
 }
 
 export class CampaignComposer {
@@ -94,7 +106,17 @@ export class CampaignComposer {
     return { name: this.content.fromName, address: this.content.fromEmail };
   }
 
-  async compose(p: Personal, trackingId: string): Promise<ComposedCampaignMail> {
+  /** The subject a recipient gets (also what Sent mail lists). */
+  subjectFor(p: Personal): string {
+    return `${this.opts.test ? '[TEST] ' : ''}${personalise(this.content.subject, p, false)}`;
+  }
+
+  /**
+   * One recipient's message. `date` re-renders a mail as it was sent (Sent mail keeps campaign
+   * mail as metadata and renders it again on view: the same bytes, given the same content,
+   * recipient fields, tracking id, origin and signing secret).
+   */
+  async compose(p: Personal, trackingId: string, date = new Date()): Promise<ComposedCampaignMail> {
     const { origin, signer } = this.opts;
     const unsubscribeUrl = `${origin}/api/unsubscribe/${signer.sign('unsubscribe', trackingId)}`;
     let html = personalise(this.html, p, true, unsubscribeUrl);
@@ -105,15 +127,15 @@ export class CampaignComposer {
     if (this.opts.track !== false) html = addTracking(html, { origin, trackingId, signer }).html;
     let text = personalise(this.text, p, false, unsubscribeUrl).replace(/\r\n?/g, '\n');
     if (!this.unsubInText) text = `${text.trimEnd()}\n\n--\nUnsubscribe: ${unsubscribeUrl}\n`;
-    const subject = `${this.opts.test ? '[TEST] ' : ''}${personalise(this.content.subject, p, false)}`;
-    const messageId = newMessageId(this.content.fromEmail);
+    const subject = this.subjectFor(p);
+    const messageId = campaignMessageId(trackingId, this.content.fromEmail);
     const boundary = `----=_parley_${trackingId}`;
     const fields: Array<[string, string]> = [
       ['From', this.fromHeader],
       ['To', `<${oneLine(p.email)}>`],
       ['Subject', headerText(subject)],
       ['Message-ID', `<${messageId}>`],
-      ['Date', new Date().toUTCString().replace('GMT', '+0000')],
+      ['Date', date.toUTCString().replace('GMT', '+0000')],
       ['MIME-Version', '1.0'],
       ...unsubscribeFields(unsubscribeUrl),
     ];
@@ -126,7 +148,7 @@ export class CampaignComposer {
       `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(canonical(text))}\r\n--${boundary}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(canonical(html))}\r\n--${boundary}--\r\n`,
       'utf8',
     );
-    return { messageId, subject, html, text, raw };
+    return { messageId, subject, html, text, raw, date };
   }
 }
 

@@ -1,6 +1,8 @@
 import type { ServiceInstance } from '@parley/kit';
 import type { EmailContext } from '../context.ts';
 import type { MailHandle } from '../mail.ts';
+import { DeliveryLog } from './delivery-log.ts';
+import { deliveryLogRoutes } from './delivery-log-routes.ts';
 import { CampaignsRepository } from './repo.ts';
 import { campaignRoutes } from './routes.ts';
 import { CampaignSender } from './sender.ts';
@@ -41,13 +43,13 @@ export async function registerCampaigns(
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
       tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
-      localKeep: c.LOCAL_MAILBOX_KEEP ?? 1000,
       window: c.CAMPAIGN_WINDOW_MESSAGES
         ? { messages: c.CAMPAIGN_WINDOW_MESSAGES, seconds: c.CAMPAIGN_WINDOW_SECONDS ?? 3600 }
         : null,
     },
   });
   await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, sender, mail }));
+  await app.register(async (scope) => deliveryLogRoutes(scope, { deps, log: new DeliveryLog(deps.pool) }));
   app.addHook('onReady', async () => sender.start());
   // With the HTTP server (the first phase of a stop): the sender finishes its batch before
   // the shutdown tasks close the transports.

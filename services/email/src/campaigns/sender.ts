@@ -10,7 +10,8 @@ import type { TokenSigner } from '../domain/tokens.ts';
 import type { Transports } from '../providers/index.ts';
 import { SendError } from '../providers/transport.ts';
 import { type SettingsCopy, testModeOf } from '../repo/settings-copy.repository.ts';
-import { CampaignComposer, type ComposedCampaignMail } from './compose.ts';
+import type { CampaignComposer, ComposedCampaignMail } from './compose.ts';
+import { composerFor, keepSendContent, readSendContent } from './send-content.ts';
 
 type Logger = ServiceDeps['logger'];
 
@@ -50,14 +51,9 @@ export interface SenderOptions {
   connectionFailures: number;
   /** The sliding window shared by all replicas (null: none). */
   window?: SendWindow | null;
-  /**
-   * With the local transport (no SMTP or SES configured), the newest this-many campaign and
-   * newsletter mails are kept in the Sent mail view, like Mailpit's message limit (0: none).
-   */
-  localKeep?: number;
 }
 
-/** What a send's messages are made with, and what the Sent mail view records of them. */
+/** What a send's messages are made with, and what Sent mail records of them. */
 interface SendContext {
   composer: CampaignComposer;
   campaignId: number;
@@ -65,19 +61,17 @@ interface SendContext {
   testMode: boolean;
 }
 
-/** A campaign mail the local transport took, for the Sent mail view. */
-interface LocalCopy {
-  trackingId: string;
+/** A mail handed to the transport, as Sent mail records it (its content is re-rendered on view). */
+interface SentRecord {
   messageId: string;
-  campaignId: number;
   kind: string;
+  campaignId: number;
   from: string;
-  to: string;
   subject: string;
-  html: string;
-  text: string;
-  raw: Buffer;
+  size: number;
   testMode: boolean;
+  composedAt: Date;
+  providerMessageId: string | null;
 }
 
 export interface LaunchRequest {
@@ -142,6 +136,11 @@ interface Outcome {
   /** -1: the attempt did not happen (no connection), so it does not count. */
   attemptAdj: number;
   trackingId: string;
+  sendId: number;
+  email: string;
+  attempts: number;
+  /** The mail as composed, when the transport had it (Sent mail's row); null otherwise. */
+  mail: SentRecord | null;
 }
 
 /** A limit shared by every replica: at most `messages` handed out in any `seconds`. */
@@ -152,9 +151,6 @@ export interface SendWindow {
 
 /** The lock that makes a window's check and claim one step across replicas. */
 const WINDOW_LOCK = 0x70a7_1e02;
-
-/** The lock under which local copies are added and the oldest beyond the limit trimmed. */
-const LOCAL_COPIES_LOCK = 0x70a7_1e03;
 
 const CLAIM_SQL = `WITH c AS (
      SELECT r."id" FROM "email_campaign_recipients" r
@@ -271,6 +267,8 @@ export class CampaignSender {
         ],
       );
       const sendId = sendRows[0]?.id as number;
+      // Its mails are made from the content as it is now, whatever happens to the campaign later.
+      await keepSendContent(client, sendId);
       let counts: { total: number; original: number };
       if (scheduled) {
         // Resolved at dispatch (contacts may change until then); checked now so the admin hears of it.
@@ -535,8 +533,6 @@ export class CampaignSender {
     // Committed: from here on, a crash leaves these rows 'sending' for the reaper (→ unknown).
     const outcomes: Outcome[] = [];
     const bounced: Array<{ trackingId: string; address: string; reason: string }> = [];
-    const keepLocal = transport.name === 'local' && (o.localKeep ?? 0) > 0;
-    const localCopies: LocalCopy[] = [];
     let connectionFailures = 0;
     let next = 0;
     const work = async () => {
@@ -558,25 +554,24 @@ export class CampaignSender {
           outcomes.push(outcome(r, 'failed', `could not compose: ${(err as Error).message}`, 0, 0));
           continue;
         }
+        // What Sent mail records of it once the transport has it (no bytes: docs/decisions.md).
+        const record: SentRecord = {
+          messageId: mail.messageId,
+          kind: context.kind,
+          campaignId: context.campaignId,
+          from: composer.from.address,
+          subject: mail.subject,
+          size: mail.raw.length,
+          testMode: context.testMode,
+          composedAt: mail.date,
+          providerMessageId: null,
+        };
         await this.throttle.take();
         try {
           this.handed++;
-          await transport.send({ from: composer.from.address, to: [r.email] }, mail.raw);
-          outcomes.push(outcome(r, 'sent', null, 0, 0));
-          if (keepLocal)
-            localCopies.push({
-              trackingId: r.tracking_id,
-              messageId: mail.messageId,
-              campaignId: context.campaignId,
-              kind: context.kind,
-              from: composer.from.address,
-              to: r.email,
-              subject: mail.subject,
-              html: mail.html,
-              text: mail.text,
-              raw: mail.raw,
-              testMode: context.testMode,
-            });
+          const sent = await transport.send({ from: composer.from.address, to: [r.email] }, mail.raw);
+          record.providerMessageId = sent.providerMessageId;
+          outcomes.push(outcome(r, 'sent', null, 0, 0, record));
         } catch (err) {
           const e = err instanceof SendError ? err : new SendError((err as Error).message, false);
           if (e.connection) {
@@ -584,17 +579,20 @@ export class CampaignSender {
             connectionFailures++;
             outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs, -1));
           } else if (e.permanent) {
-            outcomes.push(outcome(r, 'failed', e.message, 0, 0));
+            outcomes.push(outcome(r, 'failed', e.message, 0, 0, record));
             if (e.recipientRefused)
               bounced.push({ trackingId: r.tracking_id, address: r.email, reason: e.message });
           } else if (e.responseCode !== undefined && e.responseCode >= 400 && e.responseCode < 500) {
             // A temporary refusal: the server did not take it; retry later, a few times.
             if (r.attempts < o.maxAttempts)
               outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs * 2 ** (r.attempts - 1), 0));
-            else outcomes.push(outcome(r, 'failed', `${e.message} (after ${r.attempts} attempts)`, 0, 0));
+            else
+              outcomes.push(
+                outcome(r, 'failed', `${e.message} (after ${r.attempts} attempts)`, 0, 0, record),
+              );
           } else {
             // No answer we can read (the connection dropped mid-message): it may have gone out.
-            outcomes.push(outcome(r, 'unknown', `outcome unknown: ${e.message}`, 0, 0));
+            outcomes.push(outcome(r, 'unknown', `outcome unknown: ${e.message}`, 0, 0, record));
           }
         }
       }
@@ -606,7 +604,7 @@ export class CampaignSender {
       await this.deps
         .recordBounce?.(b.trackingId, b.address, b.reason, `${transport.name}-dsn`)
         .catch((err) => this.deps.logger.warn({ err, trackingId: b.trackingId }, 'bounce not recorded'));
-    await this.settle(outcomes, localCopies);
+    await this.settle(outcomes, transport.name);
     if (connectionFailures >= Math.min(o.connectionFailures, batch.length))
       await this.block(
         `connection failure: ${outcomes.find((x) => x.status === 'pending')?.error ?? 'no connection'}`,
@@ -619,43 +617,13 @@ export class CampaignSender {
     let c = this.contexts.get(sendId);
     if (!c) {
       c = (async () => {
-        const { rows } = await this.deps.pool.query<{
-          campaign_id: number;
-          newsletter_id: number | null;
-          subject: string;
-          from_name: string;
-          from_email: string;
-          html_content: string;
-          text_content: string | null;
-          test_mode: boolean;
-          original_recipients: number;
-        }>(
-          `SELECT c."id" AS campaign_id, c."newsletter_id", c."subject", c."from_name", c."from_email",
-                  c."html_content", c."text_content", s."test_mode", s."original_recipients"
-           FROM "email_campaign_sends" s JOIN "email_campaigns" c ON c."id" = s."campaign_id" WHERE s."id" = $1`,
-          [sendId],
-        );
-        const r = rows[0];
-        if (!r) return null;
-        const composer = new CampaignComposer(
-          {
-            subject: r.subject,
-            fromName: r.from_name,
-            fromEmail: r.from_email,
-            htmlContent: r.html_content,
-            textContent: r.text_content,
-          },
-          {
-            origin: this.deps.origin,
-            signer: this.deps.signer,
-            ...(r.test_mode ? { testMode: { originalRecipients: r.original_recipients } } : {}),
-          },
-        );
+        const content = await readSendContent(this.deps.pool, sendId);
+        if (!content) return null;
         return {
-          composer,
-          campaignId: r.campaign_id,
-          kind: r.newsletter_id === null ? ('campaign' as const) : ('newsletter' as const),
-          testMode: r.test_mode,
+          composer: composerFor(content, { origin: this.deps.origin, signer: this.deps.signer }),
+          campaignId: content.campaignId,
+          kind: content.kind,
+          testMode: content.testMode,
         };
       })();
       c.catch(() => this.contexts.delete(sendId));
@@ -666,64 +634,26 @@ export class CampaignSender {
   }
 
   /**
-   * The local transport's mails in the Sent mail view (kind campaign or newsletter, linked to
-   * their tracking rows), in the settle's transaction; the oldest beyond `localKeep` go.
-   * Settles that keep copies take turns (a transaction lock): two at once would each trim
-   * without seeing the other's rows, and leave more than `localKeep`.
+   * One statement settles the batch and records, in Sent mail, each mail the transport had
+   * (sent, refused, or with an unknown outcome; a mail going back to pending is recorded when
+   * it ends); tracking rows follow in the same transaction. No round trip more per batch.
    */
-  private async keepLocalCopies(client: pg.PoolClient, copies: LocalCopy[]): Promise<void> {
-    if (!copies.length) return;
-    await client.query('SELECT pg_advisory_xact_lock($1)', [LOCAL_COPIES_LOCK]);
-    await client.query(
-      `WITH v AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                              $7::text[], $8::text[], $9::bytea[], $10::bool[], $11::text[])
-           AS v(message_id, kind, campaign_id, from_address, to_address, subject, html, text, raw, test_mode, tracking_id)
-       ), m AS (
-         INSERT INTO "mail_messages" ("message_id", "kind", "campaign_id", "from_address", "to_address", "subject",
-           "html", "text", "raw", "size_bytes", "marketing", "test_mode", "transport", "status", "attempts",
-           "sending_at", "sent_at")
-         SELECT message_id, kind, campaign_id, from_address, to_address, subject, html, text, raw, length(raw),
-           true, test_mode, 'local', 'sent', 1, now(), now() FROM v
-         ON CONFLICT ("message_id") DO NOTHING
-         RETURNING "id", "message_id"
-       )
-       UPDATE "email_tracking" t SET "mail_message_id" = m."id"
-       FROM m JOIN v ON v.message_id = m."message_id" WHERE t."tracking_id" = v.tracking_id`,
-      [
-        copies.map((c) => c.messageId),
-        copies.map((c) => c.kind),
-        copies.map((c) => String(c.campaignId)),
-        copies.map((c) => c.from),
-        copies.map((c) => c.to),
-        copies.map((c) => c.subject.slice(0, 1000)),
-        copies.map((c) => c.html),
-        copies.map((c) => c.text),
-        copies.map((c) => c.raw),
-        copies.map((c) => c.testMode),
-        copies.map((c) => c.trackingId),
-      ],
-    );
-    await client.query(
-      `DELETE FROM "mail_messages" WHERE "id" IN (
-         SELECT "id" FROM "mail_messages" WHERE "kind" IN ('campaign', 'newsletter') AND "transport" = 'local'
-         ORDER BY "created_at" DESC, "id" DESC OFFSET $1)`,
-      [this.deps.options.localKeep ?? 0],
-    );
-  }
-
-  /** One statement settles the batch; tracking rows follow in the same transaction. */
-  private async settle(outcomes: Outcome[], localCopies: LocalCopy[] = []): Promise<void> {
+  private async settle(outcomes: Outcome[], transport: string): Promise<void> {
     if (!outcomes.length) return;
+    const recorded = outcomes.filter((o) => o.mail !== null && o.status !== 'pending');
     await inTransaction(this.deps.pool, async (client) => {
       await client.query(
-        `UPDATE "email_campaign_recipients" r SET
-           "status" = v.status::"mail_status", "last_error" = v.err,
-           "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
-           "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
-           "attempts" = r."attempts" + v.adj, "lease_until" = NULL
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj)
-         WHERE r."id" = v.id AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')`,
+        `WITH settled AS (
+           UPDATE "email_campaign_recipients" r SET
+             "status" = v.status::"mail_status", "last_error" = v.err,
+             "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
+             "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
+             "attempts" = r."attempts" + v.adj, "lease_until" = NULL
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj)
+           WHERE r."id" = v.id AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')
+           RETURNING r."id"
+         )
+         ${SENT_MAIL_INSERT(7)}`,
         [
           outcomes.map((o) => o.id),
           outcomes.map((o) => o.status),
@@ -731,6 +661,7 @@ export class CampaignSender {
           outcomes.map((o) => o.delayMs),
           outcomes.map((o) => o.attemptAdj),
           this.workerId,
+          ...sentMailParams(recorded, transport),
         ],
       );
       const done = outcomes.filter((o) => o.status !== 'pending');
@@ -746,7 +677,6 @@ export class CampaignSender {
             done.map((o) => o.error?.slice(0, 500) ?? null),
           ],
         );
-      await this.keepLocalCopies(client, localCopies);
     });
   }
 
@@ -772,15 +702,20 @@ export class CampaignSender {
 
   /** Rows whose worker died mid-send: unknown, never resent. Answers how many. */
   async reap(): Promise<number> {
-    const { rows } = await this.deps.pool.query<{ tracking_id: string }>(
+    const { rows } = await this.deps.pool.query<Claimed & { last_error: string }>(
       `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
          "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
-       WHERE "status" = 'sending' AND "lease_until" < now() RETURNING "tracking_id"`,
+       WHERE "status" = 'sending' AND "lease_until" < now()
+       RETURNING "id", "send_id", "email", "first_name", "last_name", "company", "tracking_id", "attempts", "last_error"`,
     );
     if (rows.length) {
       await this.deps.pool.query(
         `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
         [rows.map((r) => r.tracking_id)],
+      );
+      // Sent mail names them too (they may have gone out): the Message-ID is the one they carried.
+      await this.recordReaped(rows).catch((err) =>
+        this.deps.logger.warn({ err }, 'reaped campaign mails not recorded in Sent mail'),
       );
       this.deps.logger.warn(
         { count: rows.length },
@@ -788,6 +723,32 @@ export class CampaignSender {
       );
     }
     return rows.length;
+  }
+
+  private async recordReaped(rows: Array<Claimed & { last_error: string }>): Promise<void> {
+    const outcomes: Outcome[] = [];
+    for (const r of rows) {
+      const context = await this.sendContext(r.send_id);
+      if (!context) continue;
+      const p = { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company };
+      // Composed again for its subject and size; the Message-ID is the one it carried.
+      const mail = await context.composer.compose(p, r.tracking_id);
+      outcomes.push(
+        outcome(r, 'unknown', r.last_error, 0, 0, {
+          messageId: mail.messageId,
+          kind: context.kind,
+          campaignId: context.campaignId,
+          from: context.composer.from.address,
+          subject: mail.subject,
+          size: mail.raw.length,
+          testMode: context.testMode,
+          composedAt: mail.date,
+          providerMessageId: null,
+        }),
+      );
+    }
+    if (outcomes.length)
+      await this.deps.pool.query(SENT_MAIL_INSERT(1), sentMailParams(outcomes, null));
   }
 
   /**
@@ -886,8 +847,67 @@ function outcome(
   error: string | null,
   delayMs: number,
   attemptAdj: number,
+  mail: SentRecord | null = null,
 ): Outcome {
-  return { id: r.id, status, error, delayMs, attemptAdj, trackingId: r.tracking_id };
+  return {
+    id: r.id,
+    status,
+    error,
+    delayMs,
+    attemptAdj,
+    trackingId: r.tracking_id,
+    sendId: r.send_id,
+    email: r.email,
+    attempts: r.attempts,
+    mail,
+  };
+}
+
+/**
+ * Records campaign mails in Sent mail (mail_messages) as metadata: no bytes, its content is
+ * rendered again from its send's on view. From parameters $first… (sentMailParams); in the
+ * settle, the main statement after its UPDATE (a data-modifying CTE runs whether read or not).
+ * A mail recorded before (its sender was taken for dead, then answered) takes the later outcome.
+ */
+const SENT_MAIL_INSERT = (first: number) => {
+  const p = (i: number) => `$${first + i}`;
+  return `INSERT INTO "mail_messages" ("message_id", "kind", "campaign_id", "send_id", "tracking_id", "from_address",
+       "to_address", "subject", "size_bytes", "marketing", "test_mode", "transport", "status", "attempts", "last_error",
+       "provider_message_id", "sending_at", "sent_at")
+     SELECT m.message_id, m.kind, m.campaign_id, m.send_id, m.tracking_id, m.from_address, m.to_address, m.subject,
+       m.size_bytes, true, m.test_mode, ${p(0)}, m.status::"mail_status", m.attempts, m.err, m.provider_id, m.composed_at,
+       CASE WHEN m.status = 'sent' THEN now() END
+     FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::int[], ${p(5)}::text[], ${p(6)}::text[],
+                 ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::int[], ${p(10)}::bool[], ${p(11)}::text[], ${p(12)}::int[],
+                 ${p(13)}::text[], ${p(14)}::text[], ${p(15)}::timestamptz[])
+       AS m(message_id, kind, campaign_id, send_id, tracking_id, from_address, to_address, subject, size_bytes,
+            test_mode, status, attempts, err, provider_id, composed_at)
+     ON CONFLICT ("message_id") DO UPDATE SET "status" = excluded."status", "last_error" = excluded."last_error",
+       "transport" = coalesce(excluded."transport", "mail_messages"."transport"),
+       "provider_message_id" = coalesce(excluded."provider_message_id", "mail_messages"."provider_message_id"),
+       "sent_at" = coalesce(excluded."sent_at", "mail_messages"."sent_at"), "updated_at" = now()`;
+};
+
+function sentMailParams(outcomes: Outcome[], transport: string | null): unknown[] {
+  const m = outcomes.map((o) => o.mail as SentRecord);
+  return [
+    transport,
+    m.map((x) => x.messageId),
+    m.map((x) => x.kind),
+    m.map((x) => String(x.campaignId)),
+    outcomes.map((o) => o.sendId),
+    outcomes.map((o) => o.trackingId),
+    m.map((x) => x.from),
+    outcomes.map((o) => o.email),
+    m.map((x) => x.subject.slice(0, 1000)),
+    m.map((x) => x.size),
+    m.map((x) => x.testMode),
+    outcomes.map((o) => o.status),
+    outcomes.map((o) => o.attempts),
+    outcomes.map((o) => o.error?.slice(0, 500) ?? null),
+    m.map((x) => x.providerMessageId),
+    m.map((x) => x.composedAt),
+  ];
 }
 
 async function lockCampaign(client: pg.PoolClient, id: number) {

@@ -1,6 +1,6 @@
+import { SENT_MAIL_COUNT_CAP, type SentMailSummary } from '@parley/contracts';
 import type pg from 'pg';
 import type { EmailDb } from '../db.ts';
-import type { MailStatus } from '../generated/prisma/enums.ts';
 
 /** A message ready to be recorded (composed, not yet sent). */
 export interface NewMail {
@@ -31,21 +31,77 @@ export interface ClaimedMail {
   attempts: number;
 }
 
-export interface MailSummary {
+export type MailSummary = SentMailSummary;
+
+export interface MailListQuery {
+  limit: number;
+  offset: number;
+  /** The previous page's nextCursor. */
+  before?: string;
+  /** An address or its beginning, any case. */
+  to?: string;
+  campaignId?: number;
+  kind?: string;
+  /** Recipient or subject, anywhere in them. */
+  q?: string;
+}
+
+/** A page position: the last row's creation time and id. */
+const cursorOf = (createdAt: Date, id: string) =>
+  Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+function parseCursor(cursor: string): { at: string; id: string } | null {
+  const [at, id, more] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (more !== undefined || !at || !id || Number.isNaN(Date.parse(at))) return null;
+  return /^[0-9a-f-]{36}$/i.test(id) ? { at, id } : null;
+}
+const likePrefix = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeAnywhere = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+interface SummaryRow {
   id: string;
-  messageId: string;
+  message_id: string;
   kind: string;
-  from: string;
-  to: string;
+  from_address: string;
+  to_address: string;
   subject: string;
-  status: MailStatus;
+  status: SentMailSummary['status'];
   transport: string | null;
-  hasCalendar: boolean;
+  has_calendar: boolean;
   marketing: boolean;
-  sizeBytes: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
+  size_bytes: number;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  campaign_id: string | null;
+  test_mode: boolean;
+  rendered: boolean;
+}
+
+const SUMMARY_COLUMNS = `"id", "message_id", "kind", "from_address", "to_address", "subject", "status", "transport",
+  "has_calendar", "marketing", "size_bytes", "last_error", "created_at", "sent_at", "campaign_id", "test_mode",
+  ("raw" IS NULL) AS rendered`;
+
+function toSummary(r: SummaryRow): SentMailSummary {
+  const campaignId = r.campaign_id !== null && /^\d{1,9}$/.test(r.campaign_id) ? Number(r.campaign_id) : null;
+  return {
+    id: r.id,
+    messageId: r.message_id,
+    kind: r.kind,
+    from: r.from_address,
+    to: r.to_address,
+    subject: r.subject,
+    status: r.status,
+    transport: r.transport,
+    hasCalendar: r.has_calendar,
+    marketing: r.marketing,
+    sizeBytes: r.size_bytes,
+    lastError: r.last_error,
+    createdAt: r.created_at.toISOString(),
+    sentAt: r.sent_at?.toISOString() ?? null,
+    campaignId,
+    testMode: r.test_mode,
+    rendered: r.rendered,
+  };
 }
 
 type Tx = Parameters<Parameters<EmailDb['$transaction']>[0]>[0];
@@ -198,53 +254,92 @@ export class MailRepository {
     );
   }
 
-  async list(opts: {
-    limit: number;
-    offset: number;
-    q?: string;
-  }): Promise<{ items: MailSummary[]; total: number }> {
-    const where = opts.q
-      ? {
-          OR: [
-            { toAddress: { contains: opts.q, mode: 'insensitive' as const } },
-            { subject: { contains: opts.q, mode: 'insensitive' as const } },
-            { kind: { contains: opts.q, mode: 'insensitive' as const } },
-          ],
-        }
-      : {};
-    const [rows, total] = await Promise.all([
-      this.db.mailMessage.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: opts.limit,
-        skip: opts.offset,
-        omit: { raw: true, html: true, text: true },
-      }),
-      this.db.mailMessage.count({ where }),
-    ]);
+  /**
+   * A page of Sent mail, newest first (keyset: `before`; `offset` still works for small
+   * offsets). The filters use the indexes of the migration sent_mail_every_message; the count
+   * stops at SENT_MAIL_COUNT_CAP.
+   */
+  async list(opts: MailListQuery): Promise<{
+    items: MailSummary[];
+    total: number;
+    totalExact: boolean;
+    nextCursor: string | null;
+  }> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const add = (sql: (p: string) => string, value: unknown) => {
+      values.push(value);
+      where.push(sql(`$${values.length}`));
+    };
+    if (opts.to) add((p) => `lower("to_address") LIKE ${p}`, likePrefix(opts.to));
+    if (opts.campaignId !== undefined) add((p) => `"campaign_id" = ${p}`, String(opts.campaignId));
+    if (opts.kind) add((p) => `"kind" = ${p}`, opts.kind);
+    if (opts.q) add((p) => `("to_address" ILIKE ${p} OR "subject" ILIKE ${p})`, likeAnywhere(opts.q));
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const count = this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM "mail_messages" ${filter} LIMIT ${SENT_MAIL_COUNT_CAP + 1}) x`,
+      [...values],
+    );
+    const cursor = opts.before ? parseCursor(opts.before) : null;
+    if (cursor) {
+      values.push(cursor.at, cursor.id);
+      where.push(`("created_at", "id") < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+    }
+    const page = this.pool.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM "mail_messages" ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY "created_at" DESC, "id" DESC LIMIT ${opts.limit + 1} OFFSET ${cursor ? 0 : opts.offset}`,
+      values,
+    );
+    const [{ rows }, counted] = await Promise.all([page, count]);
+    const n = counted.rows[0]?.n ?? 0;
+    const items = rows.slice(0, opts.limit);
+    const last = items.at(-1);
     return {
-      total,
-      items: rows.map((r) => ({
-        id: r.id,
-        messageId: r.messageId,
-        kind: r.kind,
-        from: r.fromAddress,
-        to: r.toAddress,
-        subject: r.subject,
-        status: r.status,
-        transport: r.transport,
-        hasCalendar: r.hasCalendar,
-        marketing: r.marketing,
-        sizeBytes: r.sizeBytes,
-        lastError: r.lastError,
-        createdAt: r.createdAt.toISOString(),
-        sentAt: r.sentAt?.toISOString() ?? null,
-      })),
+      items: items.map(toSummary),
+      total: Math.min(n, SENT_MAIL_COUNT_CAP),
+      totalExact: n <= SENT_MAIL_COUNT_CAP,
+      nextCursor: rows.length > opts.limit && last ? cursorOf(last.created_at, last.id) : null,
     };
   }
 
+  /** The campaigns and newsletters that sent mail, newest first (Sent mail's campaign filter). */
+  async campaignsWithMail(): Promise<Array<{ id: number; name: string; kind: 'campaign' | 'newsletter' }>> {
+    const { rows } = await this.pool.query<{ id: number; name: string; newsletter: boolean }>(
+      `SELECT c."id", coalesce(n."name", c."name") AS name, c."newsletter_id" IS NOT NULL AS newsletter
+       FROM "email_campaigns" c LEFT JOIN "newsletters" n ON n."id" = c."newsletter_id"
+       WHERE c."current_send_id" IS NOT NULL ORDER BY c."id" DESC LIMIT 200`,
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, kind: r.newsletter ? 'newsletter' : 'campaign' }));
+  }
+
+  /**
+   * Deletes the messages older than `days` (the retention rule), `batch` per statement, so a
+   * prune never holds many locks or a long transaction; replicas pruning at once skip each
+   * other's rows. Answers how many went.
+   */
+  async prune(days: number, batch: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM "mail_messages" WHERE "id" IN (
+           SELECT "id" FROM "mail_messages" WHERE "created_at" < now() - $1 * interval '1 day'
+           ORDER BY "created_at" LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [days, batch],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < batch) return total;
+    }
+  }
+
   async get(id: string) {
-    return this.db.mailMessage.findUnique({ where: { id }, include: { tracking: true } });
+    const row = await this.db.mailMessage.findUnique({ where: { id }, include: { tracking: true } });
+    // Campaign mail names its tracking row (tracking_id) instead of being linked from it.
+    if (row && !row.tracking && row.trackingId)
+      return {
+        ...row,
+        tracking: await this.db.emailTracking.findUnique({ where: { trackingId: row.trackingId } }),
+      };
+    return row;
   }
 
   /** The tracking row of a message SES knows by its own id. */
@@ -252,7 +347,8 @@ export class MailRepository {
     providerMessageId: string,
   ): Promise<{ trackingId: string; email: string } | null> {
     const { rows } = await this.pool.query<{ tracking_id: string; email: string }>(
-      `SELECT t."tracking_id", t."email" FROM "mail_messages" m JOIN "email_tracking" t ON t."mail_message_id" = m."id"
+      `SELECT t."tracking_id", t."email" FROM "mail_messages" m
+         JOIN "email_tracking" t ON t."mail_message_id" = m."id" OR t."tracking_id" = m."tracking_id"
         WHERE m."provider_message_id" = $1 LIMIT 1`,
       [providerMessageId],
     );
