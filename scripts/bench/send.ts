@@ -7,6 +7,10 @@
  * Targets: ≥ 3,000 msgs/s with 2 workers, ≥ 0.5 of smtp-source's rate, and the sink's count
  * equal to the recipients of each run. Exits non-zero when one is missed.
  *
+ * After the 2-worker run, the campaign's delivery log and Sent mail at that size: a first page,
+ * a page in the middle, filtered pages and the full CSV export through the API (median of 3),
+ * and what Sent mail's rows of the campaign take on disk (docs/benchmarks.md).
+ *
  * `pnpm bench send --newsletter`: the same through the newsletter path (#15): a blog post of the
  * email service's blog copy converted with the 'standard' template, sent to the audience 'all'
  * (every active contact, resolved by the sender's SQL) by way of its companion campaign; the
@@ -232,8 +236,78 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       p.kill('SIGTERM');
       await new Promise((r) => p.once('exit', r));
     }
-    return { workers, seconds, launchSeconds, rate: RECIPIENTS / seconds, received, outcome: outcome.rows };
+    return {
+      workers,
+      campaignId,
+      seconds,
+      launchSeconds,
+      rate: RECIPIENTS / seconds,
+      received,
+      outcome: outcome.rows,
+    };
   };
+
+  const timed = async (path: string): Promise<{ ms: number; bytes: number; body: string }> => {
+    const runs: Array<{ ms: number; bytes: number; body: string }> = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const r = await fetch(`${api.url}${path}`, { headers });
+      const body = await r.text();
+      if (!r.ok) throw new Error(`GET ${path} answered ${r.status}: ${body.slice(0, 300)}`);
+      runs.push({ ms: performance.now() - t0, bytes: Buffer.byteLength(body), body });
+    }
+    runs.sort((a, b) => a.ms - b.ms);
+    return runs[1] as { ms: number; bytes: number; body: string };
+  };
+
+  async function measureLogs(campaignId: number): Promise<void> {
+    await db.query(
+      `UPDATE "email_tracking" SET
+         "opened_at" = CASE WHEN abs(hashtext("tracking_id")) % 10 = 0 THEN now() END,
+         "open_count" = CASE WHEN abs(hashtext("tracking_id")) % 10 = 0 THEN 1 ELSE 0 END,
+         "clicked_at" = CASE WHEN abs(hashtext("tracking_id")) % 50 = 0 THEN now() END,
+         "click_count" = CASE WHEN abs(hashtext("tracking_id")) % 50 = 0 THEN 1 ELSE 0 END,
+         "bounced_at" = CASE WHEN abs(hashtext("tracking_id")) % 200 = 1 THEN now() END,
+         "unsubscribed_at" = CASE WHEN abs(hashtext("tracking_id")) % 500 = 2 THEN now() END
+       WHERE "campaign_id" = $1`,
+      [String(campaignId)],
+    );
+    await db.query('ANALYZE "email_tracking"; ANALYZE "email_campaign_recipients"; ANALYZE "mail_messages"');
+    const log = `/api/admin/email/campaigns/${campaignId}/delivery-log`;
+    const deep = Buffer.from('reader50000@bench.example').toString('base64url');
+    const cases: Array<[string, string]> = [
+      ['delivery log, first page (with the send\'s figures)', `${log}?limit=50`],
+      ['delivery log, a page in the middle (keyset)', `${log}?limit=50&after=${deep}`],
+      ['delivery log, bounced (0.5 %)', `${log}?limit=50&status=bounced`],
+      ['delivery log, opened (10 %)', `${log}?limit=50&opened=true`],
+      ['delivery log, unsubscribed (0.2 %)', `${log}?limit=50&unsubscribed=true`],
+      ['delivery log, sent and not opened', `${log}?limit=50&status=sent&opened=false`],
+      ['delivery log, address beginning "reader9999"', `${log}?limit=50&q=reader9999`],
+      ['Sent mail, newest page', '/api/admin/email/outbox?limit=50'],
+      ['Sent mail, the campaign', `/api/admin/email/outbox?limit=50&campaignId=${campaignId}`],
+      ['Sent mail, a recipient', '/api/admin/email/outbox?limit=50&to=reader77777@'],
+      ['Sent mail, kind campaign', '/api/admin/email/outbox?limit=50&kind=campaign'],
+    ];
+    for (const [label, path] of cases) {
+      const r = await timed(path);
+      console.log(`${LABEL}: ${label}: ${r.ms.toFixed(0)} ms (${(r.bytes / 1024).toFixed(0)} KB)`);
+    }
+    const exp = await timed(`${log}/export`);
+    const rows = exp.body.split('\n').length - 2;
+    console.log(
+      `${LABEL}: delivery log CSV export, ${rows} rows: ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1024 / 1024).toFixed(1)} MB)`,
+    );
+    const size = await db.query<{ rows: number; total: string; heap: string; avg_mime: number }>(
+      `SELECT count(*)::int AS rows, pg_total_relation_size('mail_messages') AS total,
+              pg_relation_size('mail_messages') AS heap, avg("size_bytes")::int AS avg_mime
+       FROM "mail_messages" WHERE "campaign_id" IS NOT NULL`,
+    );
+    const z = size.rows[0];
+    if (z)
+      console.log(
+        `${LABEL}: Sent mail: ${z.rows} campaign rows take ${(Number(z.total) / 1024 / 1024).toFixed(1)} MB with indexes (heap ${(Number(z.heap) / 1024 / 1024).toFixed(1)} MB), ${(Number(z.total) / z.rows).toFixed(0)} bytes a mail; their MIME would be ${z.avg_mime} bytes a mail (${((z.avg_mime * z.rows) / 1024 / 1024).toFixed(0)} MB, before HTML and text copies)`,
+      );
+  }
 
   const one = await runWith(1);
   // Tracking rows are updated in place (HOT) when their page has room (fillfactor 50).
@@ -250,6 +324,11 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   console.log(
     `${LABEL}: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (launch ${two.launchSeconds.toFixed(1)} s; sink got ${two.received}; ${JSON.stringify(two.outcome)})`,
   );
+
+  // The 2-worker campaign's delivery log and Sent mail at 100,000 recipients (issue 35, item 4):
+  // some engagement first (10 % opened, 2 % clicked, 0.5 % bounced, 0.2 % unsubscribed), then a
+  // page, a deep page, filtered pages and the full CSV export through the API, median of 3.
+  if (!NEWSLETTER) await measureLogs(two.campaignId);
 
   // The raw limit: Postfix's own load generator into the same sink (4 KB messages, 20 sessions).
   const before = sink.count();

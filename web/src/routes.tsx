@@ -139,6 +139,12 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./admin/email/sent-mail/page.tsx')).default }),
           },
           {
+            path: 'admin/email/campaigns/:id/delivery',
+            lazy: async () => ({
+              Component: (await import('./admin/email/campaigns/delivery-log.tsx')).default,
+            }),
+          },
+          {
             path: 'admin/newsletters',
             lazy: async () => ({ Component: (await import('./admin/newsletters/page.tsx')).default }),
           },

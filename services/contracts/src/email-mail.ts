@@ -124,7 +124,11 @@ export const OutboxPage = Type.Object({
   retentionDays: Type.Integer(),
   /** The campaigns and newsletters that sent mail, newest first (the campaign filter). */
   campaigns: Type.Array(
-    Type.Object({ id: Type.Integer(), name: Type.String(), kind: literalUnion(['campaign', 'newsletter'] as const) }),
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      kind: literalUnion(['campaign', 'newsletter'] as const),
+    }),
   ),
   /** The transport new mail goes through now (local, smtp, ses) and where to. */
   transport: Type.String(),

@@ -19,7 +19,13 @@ let sink: SmtpSink;
 let db: pg.Pool;
 let admin: Record<string, string>;
 let campaignId: number;
-const RECIPIENTS = ['ada@example.com', 'bad@example.com', 'bob@example.com', 'cy@example.com', '+cmd@example.com'];
+const RECIPIENTS = [
+  'ada@example.com',
+  'bad@example.com',
+  'bob@example.com',
+  'cy@example.com',
+  '+cmd@example.com',
+];
 
 const until = async <T>(fn: () => Promise<T | null | undefined | false>, label: string, ms = 30_000) => {
   const end = Date.now() + ms;
@@ -81,7 +87,12 @@ beforeAll(async () => {
   );
   expect(created.status, created.text).toBe(201);
   campaignId = created.json.id;
-  const sent = await t.call('POST', `/api/admin/email/campaigns/${campaignId}/send`, { confirmSend: true }, admin);
+  const sent = await t.call(
+    'POST',
+    `/api/admin/email/campaigns/${campaignId}/send`,
+    { confirmSend: true },
+    admin,
+  );
   expect(sent.status, sent.text).toBe(200);
   await until(
     async () => (await get(`/api/admin/email/campaigns/${campaignId}`)).status === 'sent',
@@ -111,7 +122,10 @@ describe('Sent mail', () => {
       rendered: true,
       marketing: true,
     });
-    expect(byTo.get('bad@example.com')).toMatchObject({ status: 'failed', lastError: expect.stringContaining('550') });
+    expect(byTo.get('bad@example.com')).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('550'),
+    });
 
     // Recipient: an address or its beginning, any case; kind; keyset pages.
     expect((await get('/api/admin/email/outbox?to=ADA@')).items.map((m: { to: string }) => m.to)).toEqual([
@@ -122,8 +136,12 @@ describe('Sent mail', () => {
     expect((await get('/api/admin/email/outbox?kind=booking_confirmation')).total).toBe(0);
     const first = await get(`/api/admin/email/outbox?campaignId=${campaignId}&limit=2`);
     expect(first.items).toHaveLength(2);
-    const second = await get(`/api/admin/email/outbox?campaignId=${campaignId}&limit=2&before=${first.nextCursor}`);
-    const third = await get(`/api/admin/email/outbox?campaignId=${campaignId}&limit=2&before=${second.nextCursor}`);
+    const second = await get(
+      `/api/admin/email/outbox?campaignId=${campaignId}&limit=2&before=${first.nextCursor}`,
+    );
+    const third = await get(
+      `/api/admin/email/outbox?campaignId=${campaignId}&limit=2&before=${second.nextCursor}`,
+    );
     expect(third.nextCursor).toBeNull();
     const seen = [...first.items, ...second.items, ...third.items].map((m: { id: string }) => m.id);
     expect(new Set(seen).size).toBe(5);
@@ -168,9 +186,9 @@ describe('Sent mail', () => {
         (await db.query(`SELECT 1 FROM "mail_messages" WHERE "message_id" LIKE 'old-%'`)).rowCount === 0,
       'mail older than 7 days pruned',
     );
-    expect((await get('/api/admin/email/outbox?to=old@')).items.map((m: { subject: string }) => m.subject)).toEqual([
-      'Recent',
-    ]);
+    expect(
+      (await get('/api/admin/email/outbox?to=old@')).items.map((m: { subject: string }) => m.subject),
+    ).toEqual(['Recent']);
     expect((await get(`/api/admin/email/outbox?campaignId=${campaignId}`)).total).toBe(5);
   });
 });
@@ -181,8 +199,12 @@ describe("a campaign's delivery log", () => {
   it('lists each recipient with its outcome, opens, clicks and unsubscribe, by address', async () => {
     const signer = new TokenSigner(t.signingSecret);
     const tracking = async (email: string) =>
-      (await db.query<{ tracking_id: string }>(`SELECT "tracking_id" FROM "email_tracking" WHERE "email" = $1`, [email]))
-        .rows[0]?.tracking_id as string;
+      (
+        await db.query<{ tracking_id: string }>(
+          `SELECT "tracking_id" FROM "email_tracking" WHERE "email" = $1`,
+          [email],
+        )
+      ).rows[0]?.tracking_id as string;
     const ada = await tracking('ada@example.com');
     expect((await t.call('GET', `/api/track/open/${signer.sign('open', ada)}`)).status).toBe(200);
     const cy = await tracking('cy@example.com');
@@ -237,11 +259,21 @@ describe("a campaign's delivery log", () => {
   });
 
   it('exports the filtered log as CSV, every cell quoted, formulas neutralised', async () => {
-    const r = await t.call('GET', `/api/admin/email/campaigns/${campaignId}/delivery-log/export`, undefined, admin);
+    const r = await t.call(
+      'GET',
+      `/api/admin/email/campaigns/${campaignId}/delivery-log/export`,
+      undefined,
+      admin,
+    );
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(r.headers.get('content-disposition')).toMatch(/filename="autumn-offer-delivery-log-\d{4}-\d{2}-\d{2}\.csv"/);
-    const lines = r.text.replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(r.headers.get('content-disposition')).toMatch(
+      /filename="autumn-offer-delivery-log-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    const lines = r.text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe(
       'Email,Status,Sent (UTC),Attempts,Opens,Proxy opens,Clicks,First opened (UTC),First clicked (UTC),Unsubscribed (UTC),Error',
     );
@@ -255,6 +287,8 @@ describe("a campaign's delivery log", () => {
       admin,
     );
     expect(bounced.text.trimEnd().split('\n')).toHaveLength(2);
-    expect((await t.call('GET', '/api/admin/email/campaigns/999999/delivery-log', undefined, admin)).status).toBe(404);
+    expect(
+      (await t.call('GET', '/api/admin/email/campaigns/999999/delivery-log', undefined, admin)).status,
+    ).toBe(404);
   });
 });

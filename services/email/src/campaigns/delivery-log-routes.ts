@@ -13,7 +13,11 @@ export async function deliveryLogRoutes(app: ServiceInstance, opts: { deps: Serv
     '/api/admin/email/campaigns/:id/delivery-log',
     {
       onRequest: deps.auth.admin,
-      schema: { params: CampaignIdParams, querystring: DeliveryLogQuery, response: { 200: DeliveryLogPage, ...errors } },
+      schema: {
+        params: CampaignIdParams,
+        querystring: DeliveryLogQuery,
+        response: { 200: DeliveryLogPage, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

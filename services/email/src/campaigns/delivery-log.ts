@@ -1,9 +1,9 @@
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DeliveryLogEntry, DeliveryLogPage, DeliveryLogQuery, DeliveryLogSend } from '@parley/contracts';
 import { notFound } from '@parley/kit';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { Writable } from 'node:stream';
 
 /**
  * A campaign's delivery log: each recipient of one send with its outcome (queued, sent,
@@ -33,7 +33,11 @@ const STATUS_WHERE: Record<NonNullable<DeliveryLogQuery['status']>, string> = {
 
 const cursorOf = (emailKey: string) => Buffer.from(emailKey, 'utf8').toString('base64url');
 const keyOf = (cursor: string) => Buffer.from(cursor, 'base64url').toString('utf8');
-const likePrefix = (s: string) => `${s.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePrefix = (s: string) =>
+  `${s
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 interface Filter {
   sql: string;
@@ -115,14 +119,16 @@ export class DeliveryLog {
       current: c.current_send_id,
       name: c.name,
       kind: c.newsletter ? ('newsletter' as const) : ('campaign' as const),
-      sends: sends.rows.map((s): DeliveryLogSend => ({
-        id: s.id,
-        kind: s.kind,
-        testMode: s.test_mode,
-        status: s.status,
-        startedAt: iso(s.started_at),
-        total: s.total,
-      })),
+      sends: sends.rows.map(
+        (s): DeliveryLogSend => ({
+          id: s.id,
+          kind: s.kind,
+          testMode: s.test_mode,
+          status: s.status,
+          startedAt: iso(s.started_at),
+          total: s.total,
+        }),
+      ),
     };
   }
 
@@ -218,7 +224,8 @@ export class DeliveryLog {
       // COPY takes no parameters: the values are written in as literals, quoted by the server's rules.
       const literal = (v: unknown) => client.escapeLiteral(String(v));
       const sql = f.sql.replace(/\$(\d+)/g, (_, n: string) => literal(f.values[Number(n) - 1]));
-      const safe = (col: string) => `CASE WHEN ${col} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${col} ELSE ${col} END`;
+      const safe = (col: string) =>
+        `CASE WHEN ${col} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${col} ELSE ${col} END`;
       const at = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
       const copy = client.query(
         copyTo(`COPY (

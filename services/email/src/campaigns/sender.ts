@@ -747,8 +747,7 @@ export class CampaignSender {
         }),
       );
     }
-    if (outcomes.length)
-      await this.deps.pool.query(SENT_MAIL_INSERT(1), sentMailParams(outcomes, null));
+    if (outcomes.length) await this.deps.pool.query(SENT_MAIL_INSERT(1), sentMailParams(outcomes, null));
   }
 
   /**

@@ -104,7 +104,8 @@ export async function outboxRoutes(
         lastError: row.lastError,
         createdAt: row.createdAt.toISOString(),
         sentAt: iso(row.sentAt),
-        campaignId: row.campaignId !== null && /^\d{1,9}$/.test(row.campaignId) ? Number(row.campaignId) : null,
+        campaignId:
+          row.campaignId !== null && /^\d{1,9}$/.test(row.campaignId) ? Number(row.campaignId) : null,
         testMode: row.testMode,
         rendered: row.raw === null,
         contentNote,
@@ -150,7 +151,13 @@ export async function outboxRoutes(
  */
 async function renderOf(
   pool: pg.Pool,
-  row: { sendId: number | null; trackingId: string | null; toAddress: string; sendingAt: Date | null; createdAt: Date },
+  row: {
+    sendId: number | null;
+    trackingId: string | null;
+    toAddress: string;
+    sendingAt: Date | null;
+    createdAt: Date;
+  },
   opts: { origin: string; signer: TokenSigner },
 ): Promise<{ raw: Buffer; html: string; text: string } | null> {
   if (row.sendId === null || row.trackingId === null) return null;

@@ -1,8 +1,19 @@
 import type { Newsletter } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { BarChart3, CalendarClock, CalendarX, Eye, Play, Repeat, Send, Trash2 } from 'lucide-react';
+import {
+  BarChart3,
+  CalendarClock,
+  CalendarX,
+  Eye,
+  ListChecks,
+  Play,
+  Repeat,
+  Send,
+  Trash2,
+} from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import { formatShortDateTime } from '../../lib/time.ts';
 import { Badge, cardClass, ProgressBar, primaryButton, secondaryButton } from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
@@ -83,6 +94,16 @@ export function NewsletterCard({
           ? act('resume', 'Resume', <Play className={icon} aria-hidden="true" />, true)
           : null}
         {sent ? act('report', 'Engagement report', <BarChart3 className={icon} aria-hidden="true" />) : null}
+        {n.campaignId !== null && n.status !== 'draft' && n.status !== 'scheduled' ? (
+          <Link
+            to={`/admin/email/campaigns/${n.campaignId}/delivery`}
+            className={clsx(secondaryButton, 'px-2.5 py-1.5 text-xs')}
+            aria-label={`Delivery log ${n.name}`}
+          >
+            <ListChecks className={icon} aria-hidden="true" />
+            Delivery log
+          </Link>
+        ) : null}
         {sent ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
         {act('delete', 'Delete', <Trash2 className={icon} aria-hidden="true" />)}
         {draft ? act('send', 'Send', <Send className={icon} aria-hidden="true" />, true) : null}

@@ -6,6 +6,7 @@ import {
   Copy,
   Eye,
   FlaskConical,
+  ListChecks,
   Pencil,
   Repeat,
   Rocket,
@@ -13,6 +14,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
 import { formatCount } from '../audience-api.ts';
@@ -96,6 +98,16 @@ export function CampaignCard({
         {act('duplicate', 'Duplicate', <Copy className={icon} aria-hidden="true" />)}
         {act('regenerate', 'Regenerate with AI', <Sparkles className={icon} aria-hidden="true" />)}
         {act('report', 'Engagement report', <BarChart3 className={icon} aria-hidden="true" />)}
+        {c.progress.sendId !== null ? (
+          <Link
+            to={`/admin/email/campaigns/${c.id}/delivery`}
+            className={clsx(secondaryButton, 'px-2.5 py-1.5 text-xs')}
+            aria-label={`Delivery log ${c.name}`}
+          >
+            <ListChecks className={icon} aria-hidden="true" />
+            Delivery log
+          </Link>
+        ) : null}
         {c.status === 'sent' ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
         {c.status === 'scheduled' || c.status === 'sending' || c.status === 'paused'
           ? act('cancel', 'Cancel', <Ban className={icon} aria-hidden="true" />)

@@ -7,9 +7,20 @@ import { adminQueryRetry } from '../../lib/api.ts';
 export const OUTBOX_PATH = '/api/admin/email/outbox';
 export const PAGE_SIZE = 50;
 
-export function useOutbox(q: string, offset: number) {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
-  if (q.trim()) params.set('q', q.trim());
+/** Sent mail's filters (all indexed by the service): recipient (an address or its beginning), campaign, kind. */
+export interface OutboxFilters {
+  to: string;
+  campaignId: number | null;
+  kind: string;
+}
+
+/** A page of Sent mail: `before` is the cursor of the page above it (null: the newest). */
+export function useOutbox(filters: OutboxFilters, before: string | null) {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (filters.to.trim()) params.set('to', filters.to.trim());
+  if (filters.campaignId !== null) params.set('campaignId', String(filters.campaignId));
+  if (filters.kind) params.set('kind', filters.kind);
+  if (before) params.set('before', before);
   return useQuery<OutboxPage>({
     queryKey: [`${OUTBOX_PATH}?${params}`],
     // Mail arrives from events at any time: read again when the view is shown or asked.
@@ -36,6 +47,7 @@ export const KIND_LABELS: Record<string, string> = {
   test_tracking: 'Tracking test',
   campaign: 'Campaign',
   newsletter: 'Newsletter',
+  campaign_test: 'Campaign test',
 };
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace(/_/g, ' ');

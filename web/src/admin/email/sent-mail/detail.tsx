@@ -65,6 +65,12 @@ function MessageView({ mail }: { mail: SentMailDetail }) {
             {mail.lastError}
           </p>
         ) : null}
+        {mail.rendered ? (
+          <p role="note" className="text-xs text-slate-400" data-testid="sent-mail-rendered">
+            {mail.contentNote ??
+              'Campaign mail is kept as a record; its content is rebuilt from the campaign as it was sent (the same message, before any DKIM signature).'}
+          </p>
+        ) : null}
         <div className="flex flex-wrap gap-2">
           <button
             type="button"

@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { Inbox, Paperclip, RefreshCw, Search } from 'lucide-react';
+import { Clock, Inbox, Paperclip, RefreshCw, Search } from 'lucide-react';
 import { useId, useState } from 'react';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import {
@@ -9,31 +9,54 @@ import {
   ErrorState,
   inputClass,
   LoadingState,
+  labelClass,
   PageHeader,
   secondaryButton,
+  selectClass,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { kindLabel, PAGE_SIZE, STATUS_BADGE, TRANSPORT_LABELS, useOutbox } from './api.ts';
+import { formatCount } from '../audience-api.ts';
+import {
+  KIND_LABELS,
+  kindLabel,
+  type OutboxFilters,
+  PAGE_SIZE,
+  STATUS_BADGE,
+  TRANSPORT_LABELS,
+  useOutbox,
+} from './api.ts';
 import { SentMailDetailPanel } from './detail.tsx';
 
 /**
  * Sent mail (/admin/email/sent): every message the platform sent, whatever the transport,
- * readable like Mailpit. With the local mailbox (the default of `pnpm start`) this is where
- * mail goes; with SMTP or SES it is the record of what was sent.
+ * kept for the stated number of days (the retention rule, shown), readable like Mailpit.
+ * With the local mailbox this is where mail goes; with SMTP or SES it is the record of what
+ * was sent. Filters: recipient (an address or its beginning), campaign and kind; pages go
+ * back in time by keyset (a stack of cursors for Newer).
  */
 export default function SentMailPage() {
   const searchId = useId();
-  const [q, setQ] = useState('');
-  const [offset, setOffset] = useState(0);
+  const kindId = useId();
+  const campaignId = useId();
+  const [filters, setFilters] = useState<OutboxFilters>({ to: '', campaignId: null, kind: '' });
+  // Cursors of the pages above the current one (the newest page has none).
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const before = cursors.at(-1) ?? null;
   const [selected, setSelected] = useState<string | null>(null);
-  const outbox = useOutbox(q, offset);
+  const outbox = useOutbox(filters, before);
   const page = outbox.data;
+  const filter = (next: Partial<OutboxFilters>) => {
+    setFilters((f) => ({ ...f, ...next }));
+    setCursors([null]);
+  };
+  const filtered = Boolean(filters.to.trim() || filters.campaignId !== null || filters.kind);
+  const first = (cursors.length - 1) * PAGE_SIZE;
   return (
     <section data-testid="sent-mail-page">
       <title>Sent mail · Parley Admin</title>
       <PageHeader
         title="Sent mail"
-        description="Every message the platform sent: HTML, text, headers and raw MIME."
+        description="Every message the platform sent, campaigns and newsletters included: HTML, text, headers and raw MIME."
         actions={
           <button
             type="button"
@@ -50,32 +73,74 @@ export default function SentMailPage() {
         }
       />
       {page ? (
-        <p className="mb-4 text-sm text-slate-400" data-testid="mail-transport">
-          Transport:{' '}
-          <span className="text-slate-200">{TRANSPORT_LABELS[page.transport] ?? page.transport}</span> —{' '}
-          {page.transportDescription}
-        </p>
+        <div className="mb-4 space-y-1 text-sm text-slate-400">
+          <p data-testid="mail-transport">
+            Transport:{' '}
+            <span className="text-slate-200">{TRANSPORT_LABELS[page.transport] ?? page.transport}</span> —{' '}
+            {page.transportDescription}
+          </p>
+          <p data-testid="mail-retention" className="flex items-center gap-1.5">
+            <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
+            Every message is kept for {page.retentionDays} {page.retentionDays === 1 ? 'day' : 'days'}, then
+            deleted. A campaign's delivery log keeps each recipient's outcome as long as the campaign.
+          </p>
+        </div>
       ) : null}
-      <div className="mb-4 max-w-md">
-        <label htmlFor={searchId} className="sr-only">
-          Search sent mail
-        </label>
-        <div className="relative">
-          <Search
-            className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500"
-            aria-hidden="true"
-          />
-          <input
-            id={searchId}
-            type="search"
-            value={q}
-            onChange={(e) => {
-              setQ(e.target.value);
-              setOffset(0);
-            }}
-            placeholder="Search by recipient, subject or kind…"
-            className={clsx(inputClass, 'pl-9')}
-          />
+      <div className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+        <div>
+          <label htmlFor={searchId} className={labelClass}>
+            Recipient
+          </label>
+          <div className="relative">
+            <Search
+              className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500"
+              aria-hidden="true"
+            />
+            <input
+              id={searchId}
+              type="search"
+              value={filters.to}
+              onChange={(e) => filter({ to: e.target.value })}
+              placeholder="An address or its beginning…"
+              className={clsx(inputClass, 'pl-9')}
+            />
+          </div>
+        </div>
+        <div>
+          <label htmlFor={campaignId} className={labelClass}>
+            Campaign
+          </label>
+          <select
+            id={campaignId}
+            className={selectClass}
+            value={filters.campaignId ?? ''}
+            onChange={(e) => filter({ campaignId: e.target.value ? Number(e.target.value) : null })}
+          >
+            <option value="">All campaigns and newsletters</option>
+            {(page?.campaigns ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.kind === 'newsletter' ? `Newsletter: ${c.name}` : c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={kindId} className={labelClass}>
+            Kind
+          </label>
+          <select
+            id={kindId}
+            className={selectClass}
+            value={filters.kind}
+            onChange={(e) => filter({ kind: e.target.value })}
+          >
+            <option value="">All kinds</option>
+            {Object.entries(KIND_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </div>
       </div>
       {outbox.isPending ? (
@@ -87,8 +152,9 @@ export default function SentMailPage() {
           onRetry={() => void outbox.refetch()}
         />
       ) : !page?.items.length ? (
-        <EmptyState icon={Inbox} title={q ? 'No message matches' : 'No mail sent yet'}>
-          Booking confirmations, notifications, invitations and test emails appear here as they are sent.
+        <EmptyState icon={Inbox} title={filtered ? 'No message matches' : 'No mail sent yet'}>
+          Booking confirmations, notifications, invitations, test emails, campaigns and newsletters appear
+          here as they are sent.
         </EmptyState>
       ) : (
         <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
@@ -116,6 +182,7 @@ export default function SentMailPage() {
                     <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-400">
                       <Badge>{kindLabel(m.kind)}</Badge>
                       <Badge className={STATUS_BADGE[m.status]}>{m.status}</Badge>
+                      {m.testMode ? <Badge>test mode</Badge> : null}
                       <span>{formatShortDateTime(m.sentAt ?? m.createdAt)}</span>
                     </span>
                   </button>
@@ -123,25 +190,26 @@ export default function SentMailPage() {
               ))}
             </ul>
             <div className="flex items-center justify-between gap-2 px-2 pt-3 pb-1 text-xs text-slate-400">
-              <span>
-                {offset + 1}–{offset + page.items.length} of {page.total}
+              <span data-testid="sent-mail-range">
+                {formatCount(first + 1)}–{formatCount(first + page.items.length)} of{' '}
+                {page.totalExact ? formatCount(page.total) : `more than ${formatCount(page.total)}`}
               </span>
               <span className="flex gap-2">
                 <button
                   type="button"
                   className={secondaryButton}
-                  disabled={offset === 0}
-                  onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+                  disabled={cursors.length === 1}
+                  onClick={() => setCursors((c) => c.slice(0, -1))}
                 >
-                  Previous
+                  Newer
                 </button>
                 <button
                   type="button"
                   className={secondaryButton}
-                  disabled={offset + PAGE_SIZE >= page.total}
-                  onClick={() => setOffset(offset + PAGE_SIZE)}
+                  disabled={!page.nextCursor}
+                  onClick={() => page.nextCursor && setCursors((c) => [...c, page.nextCursor])}
                 >
-                  Next
+                  Older
                 </button>
               </span>
             </div>
