@@ -16,6 +16,9 @@
  * (every active contact, resolved by the sender's SQL) by way of its companion campaign; the
  * same workers, the same sink, the same measure (launch to status sent).
  *
+ * Each run also prints the CPU it cost (the workers', PostgreSQL's): a figure a shared, busy
+ * machine disturbs far less than msgs/s.
+ *
  * smtp-sink/smtp-source come from `scripts/tools.sh --postfix` (.tools/postfix).
  * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000); BENCH_WORKER_NODE_ARGS
  * adds Node options to the worker processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -31,6 +34,7 @@ import { freePort, startEmbeddedPostgres, startNatsServer, withDatabase } from '
 import pg from 'pg';
 import { emailService } from '../../services/email/src/service.ts';
 import { repoRoot } from '../lib/paths.ts';
+import { cpuSeconds, parentOf, serverCpuSeconds } from './_cpu.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const NEWSLETTER = process.argv.includes('--newsletter');
@@ -111,6 +115,9 @@ try {
   cleanups.unshift(() => api.stop());
   const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   cleanups.unshift(() => db.end());
+  // The PostgreSQL server's postmaster: the parent of any backend.
+  const backend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
+  const postmaster = parentOf(backend) as number;
   await db.query(
     `INSERT INTO "mail_settings" ("key", "category", "value", "version", "updated_at")
      VALUES ('smtp_host', 'smtp', '127.0.0.1', 1, now()), ('smtp_port', 'smtp', $1, 1, now())`,
@@ -214,6 +221,7 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       launch = () => call('POST', `/api/admin/email/campaigns/${campaignId}/send`, { confirmSend: true });
     }
     const before = sink.count();
+    const pgCpu0 = serverCpuSeconds(postmaster);
     const t0 = performance.now();
     await launch();
     const launchSeconds = (performance.now() - t0) / 1000;
@@ -232,6 +240,10 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
        WHERE s."campaign_id" = $1 GROUP BY 1`,
       [campaignId],
     );
+    // CPU spent on the send (less disturbed by a busy machine than msgs/s): the worker
+    // processes since their start (start-up included), PostgreSQL since the launch.
+    const workerCpu = procs.reduce((sum, p) => sum + cpuSeconds(p.pid as number), 0);
+    const pgCpu = serverCpuSeconds(postmaster) - pgCpu0;
     for (const p of procs) {
       p.kill('SIGTERM');
       await new Promise((r) => p.once('exit', r));
@@ -244,6 +256,8 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       rate: RECIPIENTS / seconds,
       received,
       outcome: outcome.rows,
+      workerCpu,
+      pgCpu,
     };
   };
 
@@ -276,7 +290,7 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     const log = `/api/admin/email/campaigns/${campaignId}/delivery-log`;
     const deep = Buffer.from('reader50000@bench.example').toString('base64url');
     const cases: Array<[string, string]> = [
-      ['delivery log, first page (with the send\'s figures)', `${log}?limit=50`],
+      ["delivery log, first page (with the send's figures)", `${log}?limit=50`],
       ['delivery log, a page in the middle (keyset)', `${log}?limit=50&after=${deep}`],
       ['delivery log, bounced (0.5 %)', `${log}?limit=50&status=bounced`],
       ['delivery log, opened (10 %)', `${log}?limit=50&opened=true`],
@@ -318,11 +332,11 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     `${LABEL}: tracking-row updates kept in place (HOT): ${hot.rows[0]?.hot} of ${hot.rows[0]?.upd}`,
   );
   console.log(
-    `${LABEL}: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (launch ${one.launchSeconds.toFixed(1)} s; sink got ${one.received}; ${JSON.stringify(one.outcome)})`,
+    `${LABEL}: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (launch ${one.launchSeconds.toFixed(1)} s; sink got ${one.received}; ${JSON.stringify(one.outcome)}; CPU: worker ${one.workerCpu.toFixed(1)} s, PostgreSQL ${one.pgCpu.toFixed(1)} s)`,
   );
   const two = await runWith(2);
   console.log(
-    `${LABEL}: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (launch ${two.launchSeconds.toFixed(1)} s; sink got ${two.received}; ${JSON.stringify(two.outcome)})`,
+    `${LABEL}: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (launch ${two.launchSeconds.toFixed(1)} s; sink got ${two.received}; ${JSON.stringify(two.outcome)}; CPU: workers ${two.workerCpu.toFixed(1)} s, PostgreSQL ${two.pgCpu.toFixed(1)} s)`,
   );
 
   // The 2-worker campaign's delivery log and Sent mail at 100,000 recipients (issue 35, item 4):

@@ -310,6 +310,66 @@ test('imports a file with its outcome, and follows a running import after a relo
   expect(text.trim().split('\n')).toHaveLength(3002);
 });
 
+test('re-importing a worse file: the preview counts each choice, and the default keeps the saved phone', async ({
+  page,
+}) => {
+  const tag = unique();
+  const book = await createBook(page.request, `Re-import ${tag}`);
+  const good = [
+    ['email', 'firstName', 'lastName', 'company', 'phone'],
+    [`ann@${tag}.example.com`, 'Ann', '', 'Acme Dental', '555-111-2222'],
+    [`bob@${tag}.example.com`, 'Bob', 'Barr', '', ''],
+  ];
+  await importViaApi(page.request, book.id, good);
+  const worse = csvOf([
+    ['email', 'firstName', 'lastName', 'company', 'phone'],
+    [`ann@${tag}.example.com`, '', 'Adams', '', '555'],
+    [`bob@${tag}.example.com`, '', '', 'Barr Builders', '555-0200'],
+    [`cy@${tag}.example.com`, 'Cy', '', '', ''],
+  ]);
+  await openAddressBooks(page);
+  const c = card(page, book.name);
+  await c.getByRole('button', { name: `Import contacts into ${book.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import Contacts' });
+  const choice = dialog.getByRole('group', { name: 'Contacts already in the address book' });
+  // The default never loses a value.
+  await expect(choice.getByRole('radio', { name: /Fill empty fields only/ })).toBeChecked();
+  await dialog.getByLabel('Contacts file (.csv or .xlsx)').setInputFiles({
+    name: 'worse.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(worse),
+  });
+  await dialog.getByRole('button', { name: 'Preview changes' }).click();
+  await expect(dialog.getByTestId('import-preview')).toContainText(
+    'Nothing is saved yet. 1 new contact will be added; 2 addresses are already in the book.',
+  );
+  await expect(dialog.getByTestId('import-merge-effect-fill')).toHaveText('This file changes 2 contacts.');
+  await expect(dialog.getByTestId('import-merge-effect-overwrite')).toHaveText(
+    'This file changes 2 contacts, 1 of them loses a saved value.',
+  );
+  await expect(dialog.getByTestId('import-merge-effect-skip')).toHaveText(
+    'This file changes no existing contact.',
+  );
+  // The preview wrote nothing.
+  let listed = await (
+    await page.request.get(`/api/admin/email/contacts?addressBookId=${book.id}&limit=10`)
+  ).json();
+  expect(listed.contacts).toHaveLength(2);
+
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByTestId('import-outcome')).toContainText(
+    'Imported 1 contacts, skipped 0 duplicates, 0 errors. Updated 2 existing contacts (fill empty fields only).',
+    { timeout: 30_000 },
+  );
+  listed = await (
+    await page.request.get(`/api/admin/email/contacts?addressBookId=${book.id}&limit=10`)
+  ).json();
+  const ann = listed.contacts.find((x: { email: string }) => x.email === `ann@${tag}.example.com`);
+  expect(ann).toMatchObject({ phone: '555-111-2222', company: 'Acme Dental', lastName: 'Adams' });
+  const bob = listed.contacts.find((x: { email: string }) => x.email === `bob@${tag}.example.com`);
+  expect(bob).toMatchObject({ phone: '555-0200', company: 'Barr Builders' });
+});
+
 test('contacts tab: cards, paging, re-subscribe after a real unsubscribe, delete', async ({ page }) => {
   const tag = unique();
   const book = await createBook(page.request, `Contacts ${tag}`);

@@ -302,6 +302,78 @@ test('a live send shows its progress on the card, pauses, resumes and completes'
   ).toBeVisible();
 });
 
+test('a sent campaign: its delivery log and Sent mail list every recipient, filtered and exported', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const tag = unique();
+  const book = await createBook(page.request, `Log ${tag}`);
+  const emails = ['ann', 'bob', 'cy'].map((n) => `${n}.${tag}@example.com`);
+  await importContacts(
+    page.request,
+    book.id,
+    emails.map((e, i) => `${e}, ${['Ann', 'Bob', 'Cy'][i]}, Log, Acme`),
+  );
+  const name = `Logged ${tag}`;
+  const { id } = await createCampaign(page.request, {
+    name,
+    subject: `Logged news ${tag}`,
+    htmlContent: '<p>Hello {{firstName}}</p>',
+    targetAddressBooks: [book.id],
+  });
+  const launched = await page.request.post(`/api/admin/email/campaigns/${id}/send`, {
+    data: { confirmSend: true },
+  });
+  expect(launched.status(), await launched.text()).toBe(200);
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/admin/email/campaigns/${id}`)).json()) as { status: string })
+          .status,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe('sent');
+
+  // The card leads to the delivery log: every recipient, with its outcome.
+  await openCampaigns(page);
+  await card(page, name)
+    .getByRole('link', { name: `Delivery log ${name}` })
+    .click();
+  await expect(page.getByRole('heading', { name: `Delivery log: ${name}`, level: 1 })).toBeVisible();
+  const rows = page.getByTestId('delivery-row');
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByTestId('delivery-status-filter')).toContainText('Sent3');
+  await expect(rows.first()).toContainText(emails[0] as string);
+  await expect(rows.first()).toContainText('Sent');
+  await page.getByLabel('Recipient').fill(`bob.${tag}`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(emails[1] as string);
+  await page.getByLabel('Opened').selectOption('true');
+  await expect(page.getByText('No recipient matches.')).toBeVisible();
+  await page.getByLabel('Opened').selectOption('');
+  await page.getByLabel('Recipient').fill('');
+  await expect(rows).toHaveCount(3);
+  await expectNoSeriousViolationsIn(page, '[data-testid="delivery-log-page"]');
+  const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+  const csv = await (await page.request.get(href as string)).text();
+  expect(csv.trim().split('\n')).toHaveLength(4);
+
+  // Sent mail has them too (the local mailbox here; any transport alike), with the retention rule.
+  await page.goto('/admin/email/sent');
+  await expect(page.getByTestId('mail-retention')).toContainText('Every message is kept for 30 days');
+  await page.getByLabel('Campaign').selectOption({ label: name });
+  const sent = page.getByTestId('sent-mail-row');
+  await expect(sent).toHaveCount(3);
+  await expect(page.getByTestId('sent-mail-range')).toHaveText('1–3 of 3');
+  await sent.filter({ hasText: emails[2] as string }).click();
+  await expect(page.getByTestId('sent-mail-rendered')).toContainText(
+    'rebuilt from the campaign as it was sent',
+  );
+  await expect(page.frameLocator('iframe[title^="HTML of"]').getByText('Hello Cy')).toBeVisible();
+});
+
 test('at 375 px the tab fits and the preview starts on mobile', async ({ page }) => {
   const tag = unique();
   const name = `Narrow ${tag}`;

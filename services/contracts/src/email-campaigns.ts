@@ -378,7 +378,7 @@ export const DeliveryLogPage = Type.Object({
   send: Nullable(DeliveryLogSend),
   /** Every send of the campaign, newest first. */
   sends: Type.Array(DeliveryLogSend),
-  /** The whole send's figures (given with the first page only: null when paging on). */
+  /** The whole send's figures, with the unfiltered first page only (null when filtered or paging on). */
   counts: Nullable(
     Type.Object({
       total: Count,

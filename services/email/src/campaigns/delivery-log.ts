@@ -39,6 +39,15 @@ const likePrefix = (s: string) =>
     .toLowerCase()
     .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+const filtered = (q: DeliveryLogQuery) =>
+  Boolean(
+    q.status ||
+      q.opened !== undefined ||
+      q.clicked !== undefined ||
+      q.unsubscribed !== undefined ||
+      q.q?.trim(),
+  );
+
 interface Filter {
   sql: string;
   values: unknown[];
@@ -162,7 +171,8 @@ export class DeliveryLog {
          WHERE ${where} ORDER BY r."email_key" LIMIT ${limit + 1}`,
         values,
       ),
-      q.after ? null : this.counts(send.id),
+      // The send's figures once, with its unfiltered first page (the screen keeps them while filtering).
+      q.after || filtered(q) ? null : this.counts(send.id),
     ]);
     const rows = page.rows.slice(0, limit);
     const last = rows.at(-1);

@@ -870,10 +870,12 @@ function outcome(
  */
 const SENT_MAIL_INSERT = (first: number) => {
   const p = (i: number) => `$${first + i}`;
-  return `INSERT INTO "mail_messages" ("message_id", "kind", "campaign_id", "send_id", "tracking_id", "from_address",
+  // Time-ordered ids (PostgreSQL 18's uuidv7): a batch's rows go to the right edge of the
+  // primary key's index instead of 500 random pages.
+  return `INSERT INTO "mail_messages" ("id", "message_id", "kind", "campaign_id", "send_id", "tracking_id", "from_address",
        "to_address", "subject", "size_bytes", "marketing", "test_mode", "transport", "status", "attempts", "last_error",
        "provider_message_id", "sending_at", "sent_at")
-     SELECT m.message_id, m.kind, m.campaign_id, m.send_id, m.tracking_id, m.from_address, m.to_address, m.subject,
+     SELECT uuidv7(), m.message_id, m.kind, m.campaign_id, m.send_id, m.tracking_id, m.from_address, m.to_address, m.subject,
        m.size_bytes, true, m.test_mode, ${p(0)}, m.status::"mail_status", m.attempts, m.err, m.provider_id, m.composed_at,
        CASE WHEN m.status = 'sent' THEN now() END
      FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::int[], ${p(5)}::text[], ${p(6)}::text[],

@@ -283,7 +283,9 @@ export class MailRepository {
     const cursor = opts.before ? parseCursor(opts.before) : null;
     if (cursor) {
       values.push(cursor.at, cursor.id);
-      where.push(`("created_at", "id") < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+      // The first condition is what an index on the creation time can seek to; the second breaks ties.
+      const at = `$${values.length - 1}::timestamptz`;
+      where.push(`"created_at" <= ${at} AND ("created_at", "id") < (${at}, $${values.length}::uuid)`);
     }
     const page = this.pool.query<SummaryRow>(
       `SELECT ${SUMMARY_COLUMNS} FROM "mail_messages" ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

@@ -35,6 +35,12 @@ CREATE INDEX "mail_messages_provider_message_id_idx" ON "mail_messages" ("provid
 DROP INDEX "mail_messages_dedupe_key_key";
 CREATE UNIQUE INDEX "mail_messages_dedupe_key_key" ON "mail_messages" ("dedupe_key") WHERE "dedupe_key" IS NOT NULL;
 
+-- A campaign's delivery log pages a send's recipients in address order on its unique
+-- (send_id, email_key) index and finds an address by its beginning there: in the "C" collation
+-- (as email_contacts.email_key, migration audience_collation: addresses are lower-cased ASCII,
+-- so the order is the same; LIKE 'abc%' can use the index only under "C").
+ALTER TABLE "email_campaign_recipients" ALTER COLUMN "email_key" TYPE text COLLATE "C";
+
 -- A campaign's delivery log filters its rare outcomes through the tracking rows of the
 -- campaign that have them (their updates are rare, so the other updates stay in place: HOT).
 CREATE INDEX "email_tracking_bounced_idx" ON "email_tracking" ("campaign_id") WHERE "bounced_at" IS NOT NULL;

@@ -178,8 +178,16 @@ export default function DeliveryLogScreen() {
                 className={selectClass}
                 value={page.send.id}
                 onChange={(e) => {
+                  // Another send: its figures come with its unfiltered first page.
                   setCounts(null);
-                  change({ sendId: Number(e.target.value) });
+                  change({
+                    sendId: Number(e.target.value),
+                    status: '',
+                    opened: '',
+                    clicked: '',
+                    unsubscribed: '',
+                    q: '',
+                  });
                 }}
               >
                 {page.sends.map((s) => (
