@@ -29,7 +29,7 @@ import {
 } from './bus/index.ts';
 import { loadConfig, ServiceEnv } from './config.ts';
 import { migrate } from './db/migrate.ts';
-import { createPool, pingDatabase } from './db/pool.ts';
+import { createPool, pingDatabase, waitForDatabase } from './db/pool.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { startTelemetry } from './telemetry.ts';
@@ -137,6 +137,7 @@ export async function startService<S extends TObject>(
   const config = loadConfig(module.name, module.envSchema, env) as Static<S> & BaseConfig;
   const logger = opts.logger ?? createLogger(module.name, config.LOG_LEVEL);
 
+  await waitForDatabase(config.DATABASE_URL, (msg, reason) => logger.info({ reason }, msg));
   if (opts.migrate ?? env.MIGRATE_ON_START !== 'false') {
     const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
     logger.debug({ result }, 'migrations checked');
@@ -354,6 +355,7 @@ export async function runServiceMain<S extends TObject>(
     }
     if (argv[0] === 'migrate') {
       const config = databaseOnly();
+      await waitForDatabase(config.DATABASE_URL, (msg, reason) => logger.info({ reason }, msg));
       const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
       logger.info(
         { applied: result.applied.length, alreadyApplied: result.alreadyApplied.length },
