@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EngagementReportResponse } from './email-analytics.ts';
-import { CampaignProgress, CampaignStatusSchema } from './email-campaigns.ts';
+import { CampaignProgress, CampaignStatusSchema, TestSends } from './email-campaigns.ts';
 
 /**
  * Newsletters (email marketing §2 Newsletter screen, §3 Newsletter entity and stored schema,
@@ -106,6 +106,8 @@ export const Newsletter = Type.Object({
   openRate: Percent,
   clickRate: Percent,
   progress: Nullable(CampaignProgress),
+  /** Test-mode sends, apart: the newsletter stays a draft after one. */
+  testSends: TestSends,
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
@@ -236,6 +238,22 @@ export type NewsletterAudienceSummary = Static<typeof NewsletterAudienceSummary>
 export const NewsletterAudienceCount = Type.Object({ recipients: Count });
 export type NewsletterAudienceCount = Static<typeof NewsletterAudienceCount>;
 
+/**
+ * POST /api/admin/newsletters/{id}/merge-check: the pre-send check (MergeCheckResponse) for the
+ * audience the send dialog holds.
+ */
+export const NewsletterMergeCheckBody = Type.Object({
+  audience: NewsletterAudience,
+  testMode: Type.Optional(Type.Boolean()),
+});
+export type NewsletterMergeCheckBody = Static<typeof NewsletterMergeCheckBody>;
+
+/** GET /api/admin/newsletters/{id}/preview?contact=missing: as a recipient with no name or company sees it. */
+export const NewsletterPreviewQuery = Type.Object({
+  contact: Type.Optional(Type.Enum(['sample', 'missing'] as const)),
+});
+export type NewsletterPreviewQuery = Static<typeof NewsletterPreviewQuery>;
+
 /** GET /api/admin/newsletters/{id}/preview: the rendered mail, sanitised, with the sample contact. */
 export const NewsletterPreview = Type.Object({
   subject: Type.String(),
@@ -264,6 +282,8 @@ export type NewsletterAnalyticsRow = Static<typeof NewsletterAnalyticsRow>;
  * (one: `campaigns` then holds that newsletter's row only). Counted like campaign analytics.
  */
 export const NewsletterAnalytics = Type.Object({
+  /** true: test-mode mail was counted too (includeTest=true); else live mail only. */
+  includesTestMail: Type.Boolean(),
   totalSent: Count,
   totalOpened: Count,
   totalClicked: Count,

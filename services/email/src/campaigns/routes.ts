@@ -5,11 +5,13 @@ import {
   CampaignIdParams,
   CampaignInput,
   CampaignList,
+  CampaignMergeCheckBody,
   CampaignProgress,
   CampaignRecipientPage,
   CampaignRecipientsQuery,
   DeletedResponse,
   ErrorBody,
+  MergeCheckResponse,
   ResendCampaignBody,
   SAMPLE_CONTACT,
   SendCampaignBody,
@@ -125,6 +127,31 @@ export async function campaignRoutes(
         limit: q.limit ?? 50,
         offset: q.offset ?? 0,
       });
+    },
+  );
+
+  app.post(
+    '/api/admin/email/campaigns/:id/merge-check',
+    {
+      onRequest: admin,
+      schema: {
+        params: CampaignIdParams,
+        body: CampaignMergeCheckBody,
+        response: { 200: MergeCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const b = request.body;
+      const c = await repo.require(request.params.id);
+      return sender.mergeCheck(
+        { subject: c.subject, html: c.htmlContent, text: c.textContent },
+        {
+          addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
+          contactIds: b.contactIds ?? c.targetContactIds,
+        },
+        b.testMode === true,
+      );
     },
   );
 

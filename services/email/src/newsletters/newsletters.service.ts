@@ -4,6 +4,7 @@ import {
   DEFAULT_NEWSLETTER_CUSTOMIZATIONS,
   type FixHtmlItem,
   type FixHtmlResponse,
+  MISSING_FIELDS_CONTACT,
   NEWSLETTER_LIMITS,
   NEWSLETTER_MESSAGES,
   type Newsletter,
@@ -26,6 +27,7 @@ import type { CampaignsRepository, FixableDrafts } from '../campaigns/repo.ts';
 import type { Audience, CampaignSender, LaunchResult } from '../campaigns/sender.ts';
 import { sanitizeEmailHtml, textOfHtml } from '../domain/email-html.ts';
 import { normalizeEmailHtml } from '../domain/html-fix.ts';
+import type { MergeCheck } from '../domain/merge-check.ts';
 import { buildNewsletter, withPreheader } from '../domain/newsletter-template.ts';
 import type { Mailer } from '../providers/mailer.ts';
 import type { BlogCopyRepository } from '../repo/blog-copy.repository.ts';
@@ -166,22 +168,31 @@ export class NewslettersService {
     });
   }
 
-  /** The mail as a reader sees it (the sample contact's merge fields), sanitised for showing. */
-  async preview(id: number): Promise<NewsletterPreview> {
+  /**
+   * The mail as a reader sees it, sanitised for showing: the sample contact's merge fields, or
+   * (`missing`) a recipient with no first name, last name or company, who sees the fallbacks.
+   */
+  async preview(id: number, contact: 'sample' | 'missing' = 'sample'): Promise<NewsletterPreview> {
     const n = await this.deps.repo.require(id);
+    const who = contact === 'missing' ? MISSING_FIELDS_CONTACT : SAMPLE_CONTACT;
     const html = withPreheader(n.htmlContent, n.preheader);
     const unsubscribe = `${this.deps.origin}/unsubscribe`;
     return {
-      subject: personalise(n.subject, SAMPLE_CONTACT, false),
-      preheader: n.preheader,
-      html: sanitizeEmailHtml(personalise(html, SAMPLE_CONTACT, true, unsubscribe)),
-      text: personalise(
-        n.textContent?.trim() ? n.textContent : textOfHtml(html),
-        SAMPLE_CONTACT,
-        false,
-        unsubscribe,
-      ),
+      subject: personalise(n.subject, who, false),
+      preheader: n.preheader === null ? null : personalise(n.preheader, who, false),
+      html: sanitizeEmailHtml(personalise(html, who, true, unsubscribe)),
+      text: personalise(n.textContent?.trim() ? n.textContent : textOfHtml(html), who, false, unsubscribe),
     };
+  }
+
+  /** The pre-send check of merge fields for the audience the send dialog holds. */
+  async mergeCheck(id: number, audience: NewsletterAudience, testRequested: boolean): Promise<MergeCheck> {
+    const n = await this.deps.repo.require(id);
+    return this.deps.sender.mergeCheck(
+      { subject: n.subject, preheader: n.preheader, html: n.htmlContent, text: n.textContent },
+      resolveAudience(audience),
+      testRequested,
+    );
   }
 
   /** Any status but sending; the companion campaign (sends, recipients) goes with it. */
@@ -335,10 +346,11 @@ export class NewslettersService {
 
   // ── analytics ───────────────────────────────────────────────────────────────
 
-  async analytics(id?: number): Promise<NewsletterAnalytics> {
+  async analytics(id?: number, includeTest = false): Promise<NewsletterAnalytics> {
     const list = id === undefined ? await this.deps.repo.list() : [await this.deps.repo.require(id)];
     const counts = await this.deps.analytics.countsByCampaign(
       list.map((n) => n.campaignId).filter((c): c is number => c !== null),
+      includeTest,
     );
     const rows = list.map((n) => {
       const p = performanceOf((n.campaignId !== null ? counts.get(n.campaignId) : undefined) ?? NO_MAIL);
@@ -356,6 +368,7 @@ export class NewslettersService {
     });
     const all = performanceOf([...counts.values()].reduce(addCounts, { ...NO_MAIL }));
     return {
+      includesTestMail: includeTest,
       totalSent: all.totalSent,
       totalOpened: all.totalOpened,
       totalClicked: all.totalClicked,
@@ -366,12 +379,13 @@ export class NewslettersService {
   }
 
   /** The companion campaign's report; before the first send an empty one. */
-  async engagement(id: number): Promise<NewsletterEngagementReport> {
+  async engagement(id: number, includeTest = false): Promise<NewsletterEngagementReport> {
     const n = await this.deps.repo.require(id);
     return engagementReport(
       this.deps.analytics,
       { id: n.id, name: n.name, status: n.status, sentAt: n.sentAt },
       n.campaignId,
+      includeTest,
     );
   }
 

@@ -4,6 +4,8 @@ import {
   DeletedResponse,
   ErrorBody,
   FixHtmlResponse,
+  IncludeTestQuery,
+  MergeCheckResponse,
   Newsletter,
   NewsletterAnalytics,
   NewsletterAudience,
@@ -14,7 +16,9 @@ import {
   NewsletterIdParams,
   NewsletterInput,
   NewsletterList,
+  NewsletterMergeCheckBody,
   NewsletterPreview,
+  NewsletterPreviewQuery,
   NewsletterSendResponse,
   ResendNewsletterBody,
   ScheduleNewsletterBody,
@@ -96,10 +100,13 @@ export async function newsletterRoutes(
 
   app.get(
     '/api/admin/newsletters/analytics',
-    { onRequest: admin, schema: { response: { 200: NewsletterAnalytics, ...errors } } },
-    async (_request, reply) => {
+    {
+      onRequest: admin,
+      schema: { querystring: IncludeTestQuery, response: { 200: NewsletterAnalytics, ...errors } },
+    },
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.analytics();
+      return service.analytics(undefined, request.query.includeTest === true);
     },
   );
 
@@ -164,11 +171,31 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/preview',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterPreview, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: NewsletterPreviewQuery,
+        response: { 200: NewsletterPreview, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.preview(request.params.id);
+      return service.preview(request.params.id, request.query.contact);
+    },
+  );
+
+  app.post(
+    '/api/admin/newsletters/:id/merge-check',
+    {
+      onRequest: admin,
+      schema: {
+        params: NewsletterIdParams,
+        body: NewsletterMergeCheckBody,
+        response: { 200: MergeCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.mergeCheck(request.params.id, request.body.audience, request.body.testMode === true);
     },
   );
 
@@ -269,11 +296,15 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/analytics',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterAnalytics, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: IncludeTestQuery,
+        response: { 200: NewsletterAnalytics, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.analytics(request.params.id);
+      return service.analytics(request.params.id, request.query.includeTest === true);
     },
   );
 
@@ -281,11 +312,15 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/engagement-report',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterEngagementReport, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: IncludeTestQuery,
+        response: { 200: NewsletterEngagementReport, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.engagement(request.params.id);
+      return service.engagement(request.params.id, request.query.includeTest === true);
     },
   );
 }
