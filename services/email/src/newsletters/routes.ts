@@ -3,6 +3,7 @@ import {
   ConvertBlogParams,
   DeletedResponse,
   ErrorBody,
+  FixHtmlBody,
   FixHtmlResponse,
   IncludeTestQuery,
   MergeCheckResponse,
@@ -134,11 +135,24 @@ export async function newsletterRoutes(
 
   app.post(
     '/api/admin/campaigns/fix-html',
-    { onRequest: admin, schema: { response: { 200: FixHtmlResponse, ...errors } } },
+    {
+      onRequest: admin,
+      // The spec's call sends no body: every draft fixed at once. The screen asks for a dry run first.
+      preValidation: emptyBody,
+      schema: { body: FixHtmlBody, response: { 200: FixHtmlResponse, ...errors } },
+    },
     async (request) => {
-      const r = await service.fixHtml();
+      const r = await service.fixHtml(request.body);
       request.log.info(
-        { fixed: r.fixedCount, checked: r.checkedCount, by: request.admin?.adminId },
+        {
+          dryRun: r.dryRun,
+          kinds: r.kinds,
+          fixed: r.fixedCount,
+          proposed: r.dryRun ? r.items.length : undefined,
+          skipped: r.skipped.length,
+          checked: r.checkedCount,
+          by: request.admin?.adminId,
+        },
         'fix html',
       );
       return r;
