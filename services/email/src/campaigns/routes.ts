@@ -181,7 +181,9 @@ export async function campaignRoutes(
       success: true,
       message: r.scheduled
         ? `Campaign scheduled for ${campaign.scheduledAt}: ${who}`
-        : `Campaign is being sent to ${who}`,
+        : r.testMode
+          ? `Test-mode send to ${who}; the campaign stays as it was`
+          : `Campaign is being sent to ${who}`,
       campaignId: id,
       sendId: r.sendId,
       testMode: r.testMode,

@@ -215,7 +215,9 @@ export class NewslettersService {
       success: true,
       message: r.scheduled
         ? `Newsletter scheduled for ${newsletter.scheduledAt}: ${who}`
-        : `${what} to ${who}`,
+        : r.testMode
+          ? `Test-mode send to ${who}; the newsletter stays as it was`
+          : `${what} to ${who}`,
       newsletterId: id,
       sendId: r.sendId,
       testMode: r.testMode,
