@@ -18,7 +18,13 @@ interface Newsletter {
   name: string;
   status: string;
   totalRecipients: number;
-  progress: { testMode: boolean; total: number; sent: number; originalRecipients: number } | null;
+  progress: {
+    sendId: number | null;
+    testMode: boolean;
+    total: number;
+    sent: number;
+    originalRecipients: number;
+  } | null;
 }
 
 async function createBook(request: APIRequestContext, name: string): Promise<number> {
