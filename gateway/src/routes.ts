@@ -177,6 +177,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/email/campaigns/:id/cancel', 'email', 'admin'), // (chosen)
   r('GET', '/api/admin/email/campaigns/:id/progress', 'email', 'admin'), // (chosen) live progress
   r('GET', '/api/admin/email/campaigns/:id/recipients', 'email', 'admin'), // (chosen) per-recipient outcome
+  r('POST', '/api/admin/email/campaigns/:id/merge-check', 'email', 'admin'), // (chosen) pre-send check of merge fields
   r('GET', '/api/admin/email/campaigns/:id/engagement-report', 'email', 'admin'),
   r('GET', '/api/admin/email/analytics', 'email', 'admin'),
   r('GET', '/api/admin/email/advanced-analytics', 'email', 'admin'),
@@ -198,6 +199,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/newsletters/audience/count', 'email', 'admin'), // (chosen) the will-receive count
   r(['GET', 'DELETE'], '/api/admin/newsletters/:id', 'email', 'admin'), // (chosen: GET)
   r('GET', '/api/admin/newsletters/:id/preview', 'email', 'admin'), // (chosen) rendered, sanitised
+  r('POST', '/api/admin/newsletters/:id/merge-check', 'email', 'admin'), // (chosen) pre-send check of merge fields
   r('POST', '/api/admin/newsletters/:id/unschedule', 'email', 'admin'), // (chosen)
   r('POST', '/api/admin/newsletters/:id/resume', 'email', 'admin'), // (chosen) after the cooling period
   r('POST', '/api/admin/newsletters/convert-blog/:id', 'email', 'admin'),

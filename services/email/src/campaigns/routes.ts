@@ -5,11 +5,13 @@ import {
   CampaignIdParams,
   CampaignInput,
   CampaignList,
+  CampaignMergeCheckBody,
   CampaignProgress,
   CampaignRecipientPage,
   CampaignRecipientsQuery,
   DeletedResponse,
   ErrorBody,
+  MergeCheckResponse,
   ResendCampaignBody,
   SAMPLE_CONTACT,
   SendCampaignBody,
@@ -128,6 +130,31 @@ export async function campaignRoutes(
     },
   );
 
+  app.post(
+    '/api/admin/email/campaigns/:id/merge-check',
+    {
+      onRequest: admin,
+      schema: {
+        params: CampaignIdParams,
+        body: CampaignMergeCheckBody,
+        response: { 200: MergeCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const b = request.body;
+      const c = await repo.require(request.params.id);
+      return sender.mergeCheck(
+        { subject: c.subject, html: c.htmlContent, text: c.textContent },
+        {
+          addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
+          contactIds: b.contactIds ?? c.targetContactIds,
+        },
+        b.testMode === true,
+      );
+    },
+  );
+
   for (const action of ['pause', 'resume', 'cancel'] as const) {
     app.post(
       `/api/admin/email/campaigns/:id/${action}`,
@@ -154,7 +181,9 @@ export async function campaignRoutes(
       success: true,
       message: r.scheduled
         ? `Campaign scheduled for ${campaign.scheduledAt}: ${who}`
-        : `Campaign is being sent to ${who}`,
+        : r.testMode
+          ? `Test-mode send to ${who}; the campaign stays as it was`
+          : `Campaign is being sent to ${who}`,
       campaignId: id,
       sendId: r.sendId,
       testMode: r.testMode,

@@ -18,6 +18,7 @@ import { Badge, cardClass, primaryButton, secondaryButton } from '../../componen
 import { formatCount } from '../audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';
+import { TestSendsLine } from './test-sends.tsx';
 
 export type CampaignAction =
   | 'preview'
@@ -33,7 +34,8 @@ export type CampaignAction =
 
 /**
  * One campaign (email marketing §2): name, status, subject, from, schedule, recipients, sent,
- * opens, clicks and open rate; live progress while it sends. Every campaign can be previewed
+ * opens, clicks and open rate (live mail); live progress while it sends; its test-mode sends
+ * apart. Every campaign can be previewed
  * and duplicated and has an engagement report; a sent one resent; a scheduled, sending or
  * paused one cancelled; only a draft tested, launched, edited or deleted.
  */
@@ -88,6 +90,7 @@ export function CampaignCard({
         <Stat label="Open rate" value={formatRate(c.openRate)} />
       </dl>
       {c.status === 'sending' || c.status === 'paused' ? <CampaignProgressPanel campaign={c} /> : null}
+      <TestSendsLine testSends={c.testSends} />
       <div className="min-h-3 flex-1" />
       <div className="flex flex-wrap gap-2 border-t border-navy-800 pt-3">
         {act('preview', 'Preview', <Eye className={icon} aria-hidden="true" />)}

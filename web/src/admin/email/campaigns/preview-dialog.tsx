@@ -1,4 +1,4 @@
-import type { Campaign, Contact } from '@parley/contracts';
+import { type Campaign, type Contact, MISSING_FIELDS_CONTACT } from '@parley/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { inputClass, labelClass, selectClass } from '../../components/ui.tsx';
 import { contactName, useContacts } from '../audience-api.ts';
@@ -9,10 +9,14 @@ import { sanitizeHtml } from './sanitize.ts';
 
 /**
  * The campaign preview (email marketing §2): Desktop, Tablet 768px and Mobile 375px; HTML and
- * Text tabs; {{firstName}}, {{lastName}} and {{company}} filled from the chosen contact or the
- * sample contact; HTML size, text size and word count. The HTML is sanitised and shown in a
+ * Text tabs; {{firstName}}, {{lastName}} and {{company}} filled from the chosen contact, the
+ * sample contact, or "a recipient with missing fields" (no name, no company: the fallbacks, or
+ * the blanks a recipient without them would see); HTML size, text size and word count. The HTML is sanitised and shown in a
  * sandboxed frame (no script, no same-origin access); the campaign keeps what was written.
  */
+/** The picker's value for "a recipient with missing fields". */
+const MISSING = 'missing';
+
 export function PreviewDialog({
   campaign,
   open,
@@ -28,16 +32,18 @@ export function PreviewDialog({
   const [device, setDevice] = useState<PreviewDevice>(initialPreviewDevice);
   const [q, setQ] = useState('');
   const [contact, setContact] = useState<Contact | null>(null);
+  const [missing, setMissing] = useState(false);
   const contacts = useContacts({ limit: 50, offset: 0, q, status: 'active' }, open);
 
   useEffect(() => {
     if (!open) return;
     setDevice(initialPreviewDevice());
     setContact(null);
+    setMissing(false);
     setQ('');
   }, [open]);
 
-  const who: PreviewContact = contact ?? SAMPLE;
+  const who: PreviewContact = missing ? MISSING_FIELDS_CONTACT : (contact ?? SAMPLE);
   const html = campaign?.htmlContent ?? '';
   const text = campaign?.textContent ?? '';
   const rendered = useMemo(() => sanitizeHtml(personalize(html, who, true)), [html, who]);
@@ -73,10 +79,14 @@ export function PreviewDialog({
           <select
             id={`${id}-contact`}
             className={selectClass}
-            value={contact?.id ?? ''}
-            onChange={(e) => setContact(options.find((c) => c.id === Number(e.target.value)) ?? null)}
+            value={missing ? MISSING : (contact?.id ?? '')}
+            onChange={(e) => {
+              setMissing(e.target.value === MISSING);
+              setContact(options.find((c) => c.id === Number(e.target.value)) ?? null);
+            }}
           >
             <option value="">{`Sample contact (${SAMPLE.firstName} ${SAMPLE.lastName}, ${SAMPLE.company})`}</option>
+            <option value={MISSING}>A recipient with missing fields (no name, no company)</option>
             {contact && !options.some((c) => c.id === contact.id) ? (
               <option value={contact.id}>{contact.email}</option>
             ) : null}

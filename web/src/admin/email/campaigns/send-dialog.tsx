@@ -2,7 +2,7 @@ import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
 import {
   BusyButton,
@@ -15,7 +15,8 @@ import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
 import { formatCount } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
-import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast } from './api.ts';
+import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast, useMergeCheck } from './api.ts';
+import { MergeCheckPanel, needsAcknowledgement } from './merge-check-panel.tsx';
 import { TargetPicker } from './target-picker.tsx';
 
 type Mode = 'test' | 'live';
@@ -23,7 +24,9 @@ type Mode = 'test' | 'live';
 /**
  * The send confirmation (email marketing §4, §8) and the resend dialog: the recipients (the
  * chosen address books' active contacts and the chosen contacts), test or live mode for a
- * send; a live send cannot be undone. Failures get the spec's notices.
+ * send; a live send cannot be undone. The pre-send check of merge fields warns of recipients
+ * who will see a blank; it must be acknowledged before sending. A test-mode send leaves the
+ * campaign a draft, and the button says so. Failures get the spec's notices.
  */
 export function SendDialog({
   campaign,
@@ -56,6 +59,23 @@ export function SendDialog({
     setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
   }, [open, campaign, resend]);
 
+  const live = resend || (mode === 'live' && !testEnv);
+  const checking = open && (bookIds.length > 0 || contactIds.length > 0);
+  const check = useMergeCheck(
+    campaign?.id ?? null,
+    { addressBookIds: bookIds, contactIds, testMode: !live },
+    checking,
+  );
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [ackError, setAckError] = useState<string | null>(null);
+  const ackBox = useRef<HTMLInputElement>(null);
+  // Another audience or mode, another check: acknowledged again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the check's input changes
+  useEffect(() => {
+    setAcknowledged(false);
+    setAckError(null);
+  }, [open, bookIds, contactIds, live]);
+
   const send = useMutation({
     mutationFn: (c: Campaign) =>
       resend
@@ -80,7 +100,7 @@ export function SendDialog({
     },
   });
 
-  const submit = () => {
+  const submit = async () => {
     if (!campaign) return;
     const none = bookIds.length === 0 && contactIds.length === 0;
     if (resend && none)
@@ -95,10 +115,23 @@ export function SendDialog({
         title: CAMPAIGN_MESSAGES.noContacts,
         description: CAMPAIGN_MESSAGES.noContactsLive,
       });
+    // The check of this very audience, waited for when it is still on its way.
+    const checked =
+      checking && (check.isFetching || check.isPlaceholderData) ? (await check.refetch()).data : check.data;
+    if (needsAcknowledgement(checked) && !acknowledged) {
+      setAckError('Tick the box to send with these empty merge fields, or edit the campaign first.');
+      ackBox.current?.focus();
+      return;
+    }
     send.mutate(campaign);
   };
 
-  const live = resend || (mode === 'live' && !testEnv);
+  const tests = testAddresses.length;
+  const label = resend
+    ? 'Resend Campaign'
+    : live
+      ? 'Send Live'
+      : `Send to ${formatCount(tests)} test address${tests === 1 ? '' : 'es'} (test mode)`;
   return (
     <AudienceDialog
       open={open}
@@ -118,7 +151,7 @@ export function SendDialog({
                 checked={mode === 'test'}
                 onChange={() => setMode('test')}
                 title="Test mode"
-                text={`Only to the saved test addresses (${formatCount(testAddresses.length)}).`}
+                text={`Only to the saved test addresses (${formatCount(testAddresses.length)}); the campaign stays a draft.`}
               />
               <ModeOption
                 name={id}
@@ -146,6 +179,18 @@ export function SendDialog({
             setContactIds(next.contactIds);
           }}
         />
+        <MergeCheckPanel
+          check={check.data}
+          loading={check.isFetching && !check.data}
+          failed={check.isError}
+          acknowledged={acknowledged}
+          onAcknowledge={(on) => {
+            setAcknowledged(on);
+            if (on) setAckError(null);
+          }}
+          error={ackError}
+          checkboxRef={ackBox}
+        />
         {live ? (
           <p
             role="alert"
@@ -162,9 +207,9 @@ export function SendDialog({
             busy={send.isPending}
             icon={live ? Rocket : FlaskConical}
             className={live ? dangerButton : primaryButton}
-            onClick={submit}
+            onClick={() => void submit()}
           >
-            {resend ? 'Resend Campaign' : live ? 'Send Live' : 'Send Test Campaign'}
+            {label}
           </BusyButton>
         </DialogActions>
       </div>

@@ -33,6 +33,7 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
+import { IncludeTestToggle, mailCounted } from '../analytics/include-test-toggle.tsx';
 import { formatCount } from '../audience-api.ts';
 import { useCampaigns } from '../campaigns/api.ts';
 import { AntiSpamChecklist } from './anti-spam-checklist.tsx';
@@ -50,7 +51,8 @@ const pct = (n: number) => `${n < 1 && n > 0 ? Number(n.toFixed(3)) : Number(n.t
  * dialog opens from here (a draft chosen in it). Nothing sent yet: no score, said plainly.
  */
 export function DeliverabilityTab() {
-  const report = useDeliverability();
+  const [includeTest, setIncludeTest] = useState(false);
+  const report = useDeliverability(includeTest);
   const campaigns = useCampaigns();
   const [testOpen, setTestOpen] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -71,9 +73,12 @@ export function DeliverabilityTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold text-white">Deliverability</h2>
-          <p className="text-xs text-slate-400">Updated {formatShortDateTime(r.generatedAt)}</p>
+          <p className="text-xs text-slate-400" data-testid="deliverability-scope">
+            {`Campaign mail, ${mailCounted(r.includesTestMail)} · updated ${formatShortDateTime(r.generatedAt)}`}
+          </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <IncludeTestToggle checked={includeTest} onChange={setIncludeTest} />
           <button
             type="button"
             className={secondaryButton}
