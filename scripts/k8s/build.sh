@@ -17,7 +17,7 @@
 # `nice -n ${PARLEY_K8S_BUILD_NICE:-10}` with `go build -p ${PARLEY_K8S_BUILD_JOBS:-2}`.
 # Usage: scripts/k8s/build.sh (cluster.sh up calls it). Prints each part's seconds.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 BUILD_NICE=${PARLEY_K8S_BUILD_NICE:-10}

@@ -20,7 +20,7 @@
 # pods are not masqueraded and nothing from them is forwarded off their bridge, CoreDNS serves
 # cluster.local only, NodePorts (31000-31999) listen on the node address and 127.0.0.1.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 KBIN=$(kube_dir)/bin
@@ -444,7 +444,8 @@ healthy() {
     [ "$(kubectl get node "$NODE_NAME" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null)" = True ]
 }
 
-# cert NAME SUBJECT [SUBJECT_ALT_NAMES]: an EC key and a certificate signed by our CA.
+# cert NAME SUBJECT [SUBJECT_ALT_NAMES]: an EC key and a certificate signed by our CA (or by
+# the CA named in PKI_CA).
 cert() {
   local name=$1 subject=$2 san=${3:-}
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$PKI/$name.key" 2>/dev/null
@@ -455,7 +456,7 @@ cert() {
     echo "extendedKeyUsage=serverAuth,clientAuth"
     [ -z "$san" ] || echo "subjectAltName=$san"
   } >"$PKI/$name.ext"
-  openssl x509 -req -in "$PKI/$name.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -CAcreateserial \
+  openssl x509 -req -in "$PKI/$name.csr" -CA "$PKI/${PKI_CA:-ca}.crt" -CAkey "$PKI/${PKI_CA:-ca}.key" -CAcreateserial \
     -days 30 -extfile "$PKI/$name.ext" -out "$PKI/$name.crt" 2>/dev/null
   rm -f "$PKI/$name.csr" "$PKI/$name.ext"
 }
@@ -498,6 +499,12 @@ pki() {
   cert kube-proxy /CN=system:kube-proxy
   # The kubelet's one certificate serves its API and signs it in as the node.
   cert kubelet "/CN=system:node:$NODE_NAME/O=system:nodes" "DNS:$NODE_NAME,IP:$NODE_IP"
+  # The aggregation layer (an API server such as metrics-server behind kube-apiserver) trusts
+  # request headers only from a client of a CA of its own.
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$PKI/front-proxy-ca.key" 2>/dev/null
+  openssl req -x509 -new -key "$PKI/front-proxy-ca.key" -subj /CN=parley-k8s-front-proxy-ca -days 30 \
+    -out "$PKI/front-proxy-ca.crt" 2>/dev/null
+  PKI_CA=front-proxy-ca cert front-proxy-client /CN=front-proxy-client
   kubeconfig "$KUBECONFIG_PATH" admin
   local name
   for name in kube-controller-manager kube-scheduler kube-proxy kubelet; do
@@ -549,7 +556,7 @@ control_plane_up() {
   start etcd "$(command -v etcd)" --name parley-k8s --data-dir "$K8S_STATE/etcd" \
     --listen-client-urls "http://$ETCD_CLIENT" --advertise-client-urls "http://$ETCD_CLIENT" \
     --listen-peer-urls "http://$ETCD_PEER" --initial-advertise-peer-urls "http://$ETCD_PEER" \
-    --initial-cluster "parley-k8s=http://$ETCD_PEER"
+    --initial-cluster "parley-k8s=http://$ETCD_PEER" --logger=zap
   start kube-apiserver "$KBIN/kube-apiserver" --etcd-servers="http://$ETCD_CLIENT" \
     --bind-address="$NODE_IP" --advertise-address="$NODE_IP" --secure-port=6443 \
     --service-cluster-ip-range="$SERVICE_CIDR" --service-node-port-range="$NODE_PORT_RANGE" \
@@ -558,7 +565,11 @@ control_plane_up() {
     --kubelet-client-certificate="$PKI/apiserver-kubelet-client.crt" --kubelet-client-key="$PKI/apiserver-kubelet-client.key" \
     --kubelet-certificate-authority="$PKI/ca.crt" --kubelet-preferred-address-types=InternalIP,Hostname \
     --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
-    --service-account-issuer=https://kubernetes.default.svc.cluster.local --profiling=false
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local --profiling=false \
+    --requestheader-client-ca-file="$PKI/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+    --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+    --requestheader-extra-headers-prefix=X-Remote-Extra- \
+    --proxy-client-cert-file="$PKI/front-proxy-client.crt" --proxy-client-key-file="$PKI/front-proxy-client.key"
   local deadline=$((SECONDS + 120))
   until kubectl get --raw=/readyz >/dev/null 2>&1; do
     running etcd kube-apiserver
@@ -781,7 +792,7 @@ case "${1:-}" in
   env) cmd_env ;;
   build) bash "$K8S_SRC/build.sh" ;;
   *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 2
     ;;
 esac

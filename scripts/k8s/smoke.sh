@@ -10,7 +10,7 @@
 #     and its directory is removed with the claim.
 # Usage: scripts/k8s/smoke.sh [IMAGE]   (default parley-local/debian:bookworm: needs bash and getent)
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 IMAGE=${1:-parley-local/debian:bookworm}
