@@ -742,14 +742,21 @@ export class CampaignSender {
   private async settle(outcomes: Outcome[], localCopies: LocalCopy[] = []): Promise<void> {
     if (!outcomes.length) return;
     await inTransaction(this.deps.pool, async (client) => {
-      await client.query(
-        `UPDATE "email_campaign_recipients" r SET
+      // A row the reaper already called unknown (this worker's lease ran out while it worked)
+      // is settled with what really happened; `was` tells so, for the recount below.
+      const { rows: settled } = await client.query<{ send_id: number; was: string }>(
+        `WITH o AS (
+           SELECT r."id", r."status"::text AS was FROM "email_campaign_recipients" r
+           WHERE r."id" = ANY($1::bigint[]) AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')
+           FOR UPDATE)
+         UPDATE "email_campaign_recipients" r SET
            "status" = v.status::"mail_status", "last_error" = v.err,
            "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
            "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
            "attempts" = r."attempts" + v.adj, "lease_until" = NULL
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj)
-         WHERE r."id" = v.id AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')`,
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj), o
+         WHERE r."id" = v.id AND o."id" = r."id"
+         RETURNING r."send_id", o.was`,
         [
           outcomes.map((o) => o.id),
           outcomes.map((o) => o.status),
@@ -759,6 +766,19 @@ export class CampaignSender {
           this.workerId,
         ],
       );
+      // A send may have been completed while those rows were unknown: its counts follow.
+      const late = [...new Set(settled.filter((r) => r.was === 'unknown').map((r) => r.send_id))];
+      if (late.length)
+        await client.query(
+          `UPDATE "email_campaign_sends" s SET
+             "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+           FROM (SELECT "send_id", count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+                        count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+                        count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+                 FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id") x
+           WHERE s."id" = x."send_id" AND s."status" IN ('done', 'cancelled')`,
+          [late],
+        );
       const done = outcomes.filter((o) => o.status !== 'pending');
       if (done.length)
         await client.query(
