@@ -1,5 +1,6 @@
 export * from './blog.ts';
 export * from './booking.ts';
+export * from './budgets.ts';
 export * from './cookies.ts';
 export * from './email.ts';
 export * from './email-ai.ts';
