@@ -3,6 +3,7 @@ import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -79,13 +80,12 @@ export function BookImportDialog({
       {state.kind === 'running' ? (
         <ImportProgressPanel state={state} job={imp.job} onCancel={() => void imp.cancel()} />
       ) : state.kind === 'idle' ? (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
+        <AdminForm
+          onSubmit={() => {
             const p = fileProblem(file, 'csv-xlsx');
             setProblem(p);
-            if (p || !file || !book) return;
+            if (p) return [p];
+            if (!file || !book) return;
             void imp.start(BOOK_IMPORT_PATH, file, { addressBookId: String(book.id) });
           }}
           className="space-y-4"
@@ -119,7 +119,7 @@ export function BookImportDialog({
               Import
             </BusyButton>
           </DialogActions>
-        </form>
+        </AdminForm>
       ) : (
         <div className="space-y-4">
           <ImportOutcome state={state} />

@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { formatDate } from '../../lib/time.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   Badge,
   cardClass,
@@ -77,10 +78,9 @@ export function ConvertTab({ onConverted }: { onConverted: () => void }) {
       />
     );
   return (
-    <form
+    <AdminForm
       className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={() => {
         if (chosen) convert.mutate(chosen);
       }}
     >
@@ -190,7 +190,7 @@ export function ConvertTab({ onConverted }: { onConverted: () => void }) {
           <ConvertButton busy={convert.isPending} disabled={!chosen} />
         </div>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

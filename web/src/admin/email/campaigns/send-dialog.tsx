@@ -4,11 +4,13 @@ import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { useFormFeedback } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
   DialogActions,
   dangerButton,
+  FormAlert,
   primaryButton,
 } from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
@@ -45,6 +47,9 @@ export function SendDialog({
   const [mode, setMode] = useState<Mode>('test');
   const [bookIds, setBookIds] = useState<number[]>([]);
   const [contactIds, setContactIds] = useState<number[]>([]);
+  /** The last Send found no recipients: said beside the picker (and in a toast). */
+  const [noRecipients, setNoRecipients] = useState<string | null>(null);
+  const feedback = useFormFeedback<HTMLDivElement>();
   const testEnv = settings.data?.get('test_environment_enabled')?.value === 'true';
   const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
   const testAddresses = Array.isArray(saved) ? saved : [];
@@ -52,6 +57,7 @@ export function SendDialog({
   useEffect(() => {
     if (!open) return;
     setMode('test');
+    setNoRecipients(null);
     setBookIds(resend ? [] : (campaign?.targetAddressBookIds ?? []));
     setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
   }, [open, campaign, resend]);
@@ -83,18 +89,18 @@ export function SendDialog({
   const submit = () => {
     if (!campaign) return;
     const none = bookIds.length === 0 && contactIds.length === 0;
-    if (resend && none)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsResend,
-      });
-    if (!resend && none && mode === 'live' && !testEnv)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsLive,
-      });
+    const problem =
+      resend && none
+        ? CAMPAIGN_MESSAGES.noContactsResend
+        : !resend && none && mode === 'live' && !testEnv
+          ? CAMPAIGN_MESSAGES.noContactsLive
+          : null;
+    setNoRecipients(problem);
+    if (problem) {
+      toast({ variant: 'destructive', title: CAMPAIGN_MESSAGES.noContacts, description: problem });
+      feedback.report([problem]);
+      return;
+    }
     send.mutate(campaign);
   };
 
@@ -108,7 +114,8 @@ export function SendDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <div className="space-y-4">
+      <div ref={feedback.ref} className="space-y-4">
+        {feedback.announcer}
         {resend ? null : (
           <fieldset>
             <legend className="mb-1 text-sm font-medium text-slate-300">Mode</legend>
@@ -144,8 +151,10 @@ export function SendDialog({
           onChange={(next) => {
             setBookIds(next.bookIds);
             setContactIds(next.contactIds);
+            setNoRecipients(null);
           }}
         />
+        <FormAlert message={noRecipients} />
         {live ? (
           <p
             role="alert"
