@@ -109,6 +109,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/login', 'identity', 'public'),
   r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/me', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  // (chosen) the login page's "signed in already?": public, always 200 (no 401 in the console).
+  r('GET', '/api/admin/session', 'identity', 'public'),
   r('POST', '/api/admin/change-password', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/sessions/active', 'identity', 'admin'), // (chosen) dashboard's Active Sessions
   r('POST', '/api/admin/invitations/lookup', 'identity', 'public'),

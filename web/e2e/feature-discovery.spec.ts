@@ -104,7 +104,8 @@ test('admin only: Checking authentication..., then /admin/login without an admin
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/api/admin/me', async (route) => {
+  // The identity check starts with the session question (signed out, it is the only one).
+  await page.route('**/api/admin/session', async (route) => {
     await held;
     await route.continue();
   });
