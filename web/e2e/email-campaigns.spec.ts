@@ -150,7 +150,7 @@ test('create with validation, preview at three widths with personalisation, dupl
   await preview.getByLabel('Find a preview contact').fill(`grace.${tag}`);
   await preview
     .getByLabel('Preview contact', { exact: true })
-    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com>` });
+    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com> · ${book.name}` });
   await expect(frame.contentFrame().getByRole('heading', { name: 'Hi Grace Hopper' })).toBeVisible();
   await expect(frame.contentFrame().getByText('News for Navy Labs.')).toBeVisible();
   await preview.getByRole('tab', { name: 'Text' }).click();

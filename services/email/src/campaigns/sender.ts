@@ -428,7 +428,7 @@ export class CampaignSender {
     await this.completeFinished();
   }
 
-  /** Scheduled: back to draft (unscheduled). Sending or paused: cancelled; what went out stays sent. */
+  /** Scheduled: back to draft, its time cleared. Sending or paused: cancelled; what went out stays sent. */
   async cancel(campaignId: number): Promise<void> {
     await inTransaction(this.deps.pool, async (client) => {
       const c = await lockCampaign(client, campaignId);
@@ -448,8 +448,9 @@ export class CampaignSender {
         [c.current_send_id],
       );
       if (c.status === 'scheduled') {
+        // Unscheduled: a draft with no time left on it (a stale time read as still scheduled).
         await client.query(
-          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "updated_at" = now() WHERE "id" = $1`,
+          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1`,
           [campaignId],
         );
       } else {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CalendarClock } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { formatShortDateTime } from '../../lib/time.ts';
+import { formatScheduledTime } from '../../lib/time.ts';
 import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
@@ -71,7 +71,7 @@ export function ScheduleNewsletterDialog({
     onSuccess: async (r, { at }) => {
       toast({
         title: 'Newsletter Scheduled',
-        description: `"${r.newsletter.name}" goes out ${formatShortDateTime(at.toISOString())}.`,
+        description: `"${r.newsletter.name}" goes out ${formatScheduledTime(at.toISOString())}.`,
       });
       onOpenChange(false);
       await refreshNewsletters(queryClient);

@@ -4,6 +4,7 @@ import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { formatScheduledTime } from '../../../lib/time.ts';
 import { useFormFeedback } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
@@ -73,10 +74,19 @@ export function SendDialog({
             testMode: mode === 'test',
           }),
     onSuccess: async (r) => {
-      toast({
-        title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
-        description: r.message,
-      });
+      const at = r.campaign.status === 'scheduled' ? r.campaign.scheduledAt : null;
+      toast(
+        at
+          ? {
+              // The moment in the admin's locale and zone, not the service's ISO text.
+              title: r.testMode ? 'Test Campaign Scheduled' : 'Campaign Scheduled',
+              description: `"${r.campaign.name}" goes out ${formatScheduledTime(at)}.`,
+            }
+          : {
+              title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
+              description: r.message,
+            },
+      );
       onOpenChange(false);
       await refreshCampaigns(queryClient);
     },
