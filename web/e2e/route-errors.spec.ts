@@ -1,4 +1,4 @@
-import { signInAsAdmin } from './support/admin.ts';
+import { signInAsAdmin, toasts } from './support/admin.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expect, type Page, test } from './support/test.ts';
 
@@ -55,6 +55,31 @@ test('a failed page chunk: its message inside the admin frame, and Try again loa
   await expect(page.getByRole('heading', { name: 'Email Marketing', level: 1 })).toBeVisible();
   await expect(page.getByTestId('page-error')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+});
+
+test('a notification chunk that fails to arrive leaves the page standing, and the next toast loads it', async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  let offline = true;
+  const failed = page.waitForEvent('requestfailed', (r) => /\/assets\/toaster-[^/]+\.js$/.test(r.url()));
+  await page.route(/\/assets\/toaster-[^/]+\.js$/, (route) =>
+    offline ? route.abort('internetdisconnected') : route.continue(),
+  );
+  await page.goto('/admin/address-books');
+  await failed;
+  // The screen is still there, not a blank page.
+  await expect(page.getByRole('heading', { name: 'Address Books', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+
+  // Back online: the next notification asks for the chunk again and shows.
+  offline = false;
+  await page.getByRole('button', { name: 'New Address Book' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Address Book' });
+  const name = `Toast check ${Date.now().toString(36)}`;
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create Address Book' }).click();
+  await expect(toasts(page).getByText('Address book created successfully')).toBeVisible();
 });
 
 test('console noise: no HydrateFallback warning and no logged 401 on the login screens or an admin screen', async ({
