@@ -32,6 +32,18 @@ export class ChunkLoadError extends Error {
 /** Marks the answer of a lazy route whose chunk failed (main.tsx renders such a page afresh). */
 export const FAILED_CHUNK = Symbol('failed chunk');
 
+/** A page whose chunk failed: why, the page once loaded again, and how to load it again. */
+interface FailedPage {
+  reason: unknown;
+  Loaded: ComponentType | null;
+  retry: () => Promise<void>;
+}
+
+function RetryablePage({ page }: { page: FailedPage }) {
+  if (page.Loaded) return createElement(page.Loaded);
+  throw new ChunkLoadError(page.reason, page.retry);
+}
+
 /**
  * A lazy route that never fails to React Router: a failed import resolves to a page that throws
  * a ChunkLoadError into the route's boundary. React Router keeps a lazy route's first answer,
@@ -43,16 +55,15 @@ export function retryableLazy(lazy: LazyFunction): LazyFunction {
     try {
       return await lazy();
     } catch (reason) {
-      let Loaded: ComponentType | null = null;
-      const retry = async () => {
-        const route = (await lazy()) as { Component?: ComponentType | null };
-        Loaded = route.Component ?? null;
+      const page: FailedPage = {
+        reason,
+        Loaded: null,
+        retry: async () => {
+          const route = (await lazy()) as { Component?: ComponentType | null };
+          page.Loaded = route.Component ?? null;
+        },
       };
-      function RetryablePage() {
-        if (Loaded) return createElement(Loaded);
-        throw new ChunkLoadError(reason, retry);
-      }
-      return { Component: RetryablePage, [FAILED_CHUNK]: true };
+      return { element: createElement(RetryablePage, { page }), [FAILED_CHUNK]: true };
     }
   };
 }
