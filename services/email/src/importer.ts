@@ -4,6 +4,7 @@ import {
   type ImportKind,
   type ImportRowError,
   importSummary,
+  plural,
 } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import type { SheetRecord } from './domain/csv.ts';
@@ -343,7 +344,7 @@ export function importResult(job: ImportJob) {
     errors: job.errors.map((e) => (e.line === null ? e.message : `Line ${e.line}: ${e.message}`)),
     message:
       job.status === 'completed'
-        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts.` : ''}`
+        ? `${importSummary(job)}${job.updated ? ` Updated ${plural(job.updated, 'existing contact')}.` : ''}`
         : (job.message ?? ''),
   };
 }

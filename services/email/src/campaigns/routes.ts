@@ -10,6 +10,7 @@ import {
   CampaignRecipientsQuery,
   DeletedResponse,
   ErrorBody,
+  plural,
   ResendCampaignBody,
   SAMPLE_CONTACT,
   SendCampaignBody,
@@ -148,8 +149,8 @@ export async function campaignRoutes(
   ): Promise<SendCampaignResponse> => {
     const campaign = await repo.require(id);
     const who = r.testMode
-      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
-      : `${r.recipients} recipient(s)`;
+      ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
+      : plural(r.recipients, 'recipient');
     return {
       success: true,
       message: r.scheduled

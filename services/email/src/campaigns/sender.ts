@@ -3,6 +3,7 @@ import {
   CAMPAIGN_MESSAGES,
   CONNECTION_FAILURE_COOLDOWN_HOURS,
   MAX_CAMPAIGNS_PER_HOUR,
+  plural,
 } from '@parley/contracts';
 import { enqueueEvent, HttpError, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
@@ -914,7 +915,7 @@ async function assertUnderHourlyLimit(client: pg.PoolClient): Promise<void> {
     const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
     throw new HttpError(
       429,
-      `${CAMPAIGN_MESSAGES.frequency}: try again in ${Math.ceil(wait / 60)} minute(s)`,
+      `${CAMPAIGN_MESSAGES.frequency}: try again in ${plural(Math.ceil(wait / 60), 'minute')}`,
       { 'retry-after': String(wait) },
     );
   }

@@ -1,4 +1,5 @@
 import { type AddressBook, IMPORT_MAX_BYTES, IMPORT_MAX_FILE_BYTES, importSummary } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
@@ -13,7 +14,7 @@ import {
   primaryButton,
   secondaryButton,
 } from '../components/ui.tsx';
-import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
+import { BOOK_IMPORT_PATH, useAddressBooks } from '../email/audience-api.ts';
 import { ImportOutcome, ImportProgressPanel, useImport } from '../email/import-progress.tsx';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -60,6 +61,9 @@ export function BookImportDialog({
       }),
   });
   const { state } = imp;
+  // The book as it is now (an import just finished changes its count), not as it was at opening.
+  const books = useAddressBooks();
+  const live = books.data?.find((b) => b.id === book?.id) ?? book;
 
   const close = (next: boolean) => {
     onOpenChange(next);
@@ -75,7 +79,7 @@ export function BookImportDialog({
       open={open}
       onOpenChange={close}
       title="Import Contacts"
-      description={book ? `Into "${book.name}" (${formatCount(book.contactCount)} contacts now).` : ''}
+      description={live ? `Into "${live.name}" (${plural(live.contactCount, 'contact')} now).` : ''}
     >
       {state.kind === 'running' ? (
         <ImportProgressPanel state={state} job={imp.job} onCancel={() => void imp.cancel()} />

@@ -4,6 +4,7 @@ import {
   type FeaturePage,
   type FeatureRecommendation,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 
 /**
  * The panel's pure rules (spec §2 "Feature-discovery panel", §9): when it opens by itself, what
@@ -83,7 +84,7 @@ export function timeAgo(iso: string, now: number): string {
   const h = Math.floor(m / 60);
   if (h < 24) return `${h} h ago`;
   const d = Math.floor(h / 24);
-  return `${d} ${d === 1 ? 'day' : 'days'} ago`;
+  return `${plural(d, 'day')} ago`;
 }
 
 /** Local storage, or null where the browser refuses it (then the panel never opens by itself). */

@@ -1,3 +1,4 @@
+import { plural } from '@parley/contracts/plural';
 import { TEST_EMAIL_MAX } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { FlaskConical, Loader2, MousePointerClick, Plus, Save, Send, X } from 'lucide-react';
@@ -46,7 +47,7 @@ export function TestingTab() {
       setRows(saved);
       toast({
         title: 'Test emails loaded',
-        description: `${saved.length} saved test address${saved.length === 1 ? '' : 'es'}.`,
+        description: `${plural(saved.length, 'saved test address', 'saved test addresses')}.`,
       });
     } else {
       setRows([admin.email]);

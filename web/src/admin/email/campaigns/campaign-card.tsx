@@ -1,4 +1,5 @@
 import type { Campaign } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import {
   Ban,
@@ -139,10 +140,7 @@ function Targets({ campaign: c }: { campaign: Campaign }) {
     (id) => books.data?.find((b) => b.id === id)?.name ?? `address book #${id}`,
   );
   const contacts = c.targetContactIds.length;
-  const parts = [
-    ...names,
-    ...(contacts ? [`${formatCount(contacts)} chosen ${contacts === 1 ? 'contact' : 'contacts'}`] : []),
-  ];
+  const parts = [...names, ...(contacts ? [plural(contacts, 'chosen contact')] : [])];
   return (
     <p
       className={clsx('mt-0.5 text-xs break-words', parts.length ? 'text-slate-300' : 'text-amber-200')}

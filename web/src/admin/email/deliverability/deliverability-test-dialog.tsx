@@ -1,4 +1,5 @@
 import type { Campaign } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { TEST_EMAIL_MAX } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, Plus, Send, X, XCircle } from 'lucide-react';
@@ -89,7 +90,7 @@ export function DeliverabilityTestDialog({
       if (sent === done.length)
         toast({
           title: 'Deliverability Test Sent',
-          description: `${sent} test email${sent === 1 ? '' : 's'} sent. Check each inbox and its spam folder.`,
+          description: `${plural(sent, 'test email')} sent. Check each inbox and its spam folder.`,
         });
       else
         toast({
