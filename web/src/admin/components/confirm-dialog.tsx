@@ -18,6 +18,7 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   tone = 'danger',
   pending,
+  confirmDisabled,
   onConfirm,
   children,
 }: {
@@ -30,6 +31,8 @@ export function ConfirmDialog({
   cancelLabel?: string;
   tone?: 'danger' | 'primary';
   pending?: boolean;
+  /** The confirm button waits for something (a consent ticked). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   /** More text between the description and the buttons. */
   children?: ReactNode;
@@ -55,7 +58,7 @@ export function ConfirmDialog({
         <button
           type="button"
           className={tone === 'danger' ? dangerButton : primaryButton}
-          disabled={pending}
+          disabled={pending || confirmDisabled}
           aria-busy={pending}
           onClick={onConfirm}
         >
