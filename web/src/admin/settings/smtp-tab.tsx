@@ -43,7 +43,7 @@ function TestEmailCard() {
       setUnavailable(null);
       toast({
         title: 'Test emails sent successfully',
-        description: res?.message ?? `A test email went to ${to}.`,
+        description: res?.success === false && res.message ? res.message : `A test email went to ${to}.`,
       });
     },
     onError: (err) => {
