@@ -120,6 +120,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // ── booking: slots, bookings, contact requests ────────────────────────────────
   r('GET', '/api/bookings/available', 'booking', 'public'),
+  r('GET', '/api/bookings/dates', 'booking', 'public'), // (chosen) the picker's dates and their free slots
   // A booking takes a slot: it must drop any edge-cached answer of /api/bookings/available.
   r('POST', '/api/bookings', 'booking', 'public', { purgesEdgeCache: true }),
   r('GET', '/api/bookings', 'booking', 'admin'),
