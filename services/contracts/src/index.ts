@@ -15,6 +15,7 @@ export * from './http.ts';
 export * from './identity.ts';
 export * from './merge-fields.ts';
 export * from './phone.ts';
+export * from './plural.ts';
 export * from './schedule.ts';
 export * from './schema.ts';
 export * from './settings.ts';

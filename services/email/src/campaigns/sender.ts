@@ -4,6 +4,7 @@ import {
   CAMPAIGN_MESSAGES,
   CONNECTION_FAILURE_COOLDOWN_HOURS,
   MAX_CAMPAIGNS_PER_HOUR,
+  plural,
 } from '@parley/contracts';
 import { enqueueEvent, HttpError, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
@@ -461,7 +462,7 @@ export class CampaignSender {
     await this.completeFinished();
   }
 
-  /** Scheduled: back to draft (unscheduled). Sending or paused: cancelled; what went out stays sent. */
+  /** Scheduled: back to draft, its time cleared. Sending or paused: cancelled; what went out stays sent. */
   async cancel(campaignId: number): Promise<void> {
     await inTransaction(this.deps.pool, async (client) => {
       const c = await lockCampaign(client, campaignId);
@@ -481,8 +482,9 @@ export class CampaignSender {
         [c.current_send_id],
       );
       if (c.status === 'scheduled') {
+        // Unscheduled: a draft with no time left on it (a stale time read as still scheduled).
         await client.query(
-          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "updated_at" = now() WHERE "id" = $1`,
+          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1`,
           [campaignId],
         );
       } else {
@@ -975,7 +977,7 @@ async function assertUnderHourlyLimit(client: pg.PoolClient): Promise<void> {
     const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
     throw new HttpError(
       429,
-      `${CAMPAIGN_MESSAGES.frequency}: try again in ${Math.ceil(wait / 60)} minute(s)`,
+      `${CAMPAIGN_MESSAGES.frequency}: try again in ${plural(Math.ceil(wait / 60), 'minute')}`,
       { 'retry-after': String(wait) },
     );
   }
