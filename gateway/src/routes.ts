@@ -117,6 +117,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/login', 'identity', 'public'),
   r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/me', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  // (chosen) the login page's "signed in already?": public, always 200 (no 401 in the console).
+  r('GET', '/api/admin/session', 'identity', 'public'),
   r('POST', '/api/admin/change-password', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/sessions/active', 'identity', 'admin'), // (chosen) dashboard's Active Sessions
   r('POST', '/api/admin/invitations/lookup', 'identity', 'public'),
@@ -126,6 +128,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // ── booking: slots, bookings, contact requests ────────────────────────────────
   r('GET', '/api/bookings/available', 'booking', 'public'),
+  r('GET', '/api/bookings/dates', 'booking', 'public'), // (chosen) the picker's dates and their free slots
   // A booking takes a slot: it must drop any edge-cached answer of /api/bookings/available.
   r('POST', '/api/bookings', 'booking', 'public', { purgesEdgeCache: true }),
   r('GET', '/api/bookings', 'booking', 'admin'),
@@ -179,6 +182,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/api/admin/email/campaigns/:id/recipients', 'email', 'admin'), // (chosen) per-recipient outcome
   r('GET', '/api/admin/email/campaigns/:id/delivery-log', 'email', 'admin'), // (chosen) outcome, opens, clicks per recipient
   r('GET', '/api/admin/email/campaigns/:id/delivery-log/export', 'email', 'admin'), // (chosen) the same as CSV
+  r('POST', '/api/admin/email/campaigns/:id/merge-check', 'email', 'admin'), // (chosen) pre-send check of merge fields
   r('GET', '/api/admin/email/campaigns/:id/engagement-report', 'email', 'admin'),
   r('GET', '/api/admin/email/analytics', 'email', 'admin'),
   r('GET', '/api/admin/email/advanced-analytics', 'email', 'admin'),
@@ -203,6 +207,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/newsletters/audience/count', 'email', 'admin'), // (chosen) the will-receive count
   r(['GET', 'DELETE'], '/api/admin/newsletters/:id', 'email', 'admin'), // (chosen: GET)
   r('GET', '/api/admin/newsletters/:id/preview', 'email', 'admin'), // (chosen) rendered, sanitised
+  r('POST', '/api/admin/newsletters/:id/merge-check', 'email', 'admin'), // (chosen) pre-send check of merge fields
   r('POST', '/api/admin/newsletters/:id/unschedule', 'email', 'admin'), // (chosen)
   r('POST', '/api/admin/newsletters/:id/resume', 'email', 'admin'), // (chosen) after the cooling period
   r('POST', '/api/admin/newsletters/convert-blog/:id', 'email', 'admin'),

@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { plural } from '@parley/contracts/plural';
 import type { APIRequestContext } from '@playwright/test';
 import { signInAsAdmin, toasts, unique } from './support/admin.ts';
 import { expect, type Locator, type Page, test } from './support/test.ts';
@@ -150,7 +151,7 @@ test('create with validation, preview at three widths with personalisation, dupl
   await preview.getByLabel('Find a preview contact').fill(`grace.${tag}`);
   await preview
     .getByLabel('Preview contact', { exact: true })
-    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com>` });
+    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com> · ${book.name}` });
   await expect(frame.contentFrame().getByRole('heading', { name: 'Hi Grace Hopper' })).toBeVisible();
   await expect(frame.contentFrame().getByText('News for Navy Labs.')).toBeVisible();
   await preview.getByRole('tab', { name: 'Text' }).click();
@@ -181,6 +182,96 @@ test('create with validation, preview at three widths with personalisation, dupl
   await expect(copy).toHaveCount(0);
   await expect(c).toHaveCount(1);
   await expectNoSeriousViolationsIn(page, 'main');
+});
+
+test('merge fields: the menu inserts a fallback, the preview shows a recipient with missing fields, the send warns until acknowledged; a test-mode send leaves a draft and the reports as they were', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const tag = unique();
+  const testAddress = `qa.${tag}@example.com`;
+  const saved = await page.request.post('/api/admin/settings', {
+    data: { key: 'test_email_addresses', value: JSON.stringify([testAddress]) },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  const book = await createBook(page.request, `Practices ${tag}`);
+  // One contact with a company, one without.
+  await importContacts(page.request, book.id, [
+    `ann.${tag}@example.com, Ann, Arbor, Smile Dental`,
+    `ben.${tag}@example.com, Ben, Burns`,
+  ]);
+  const name = `Receptionist ${tag}`;
+  await openCampaigns(page);
+  await page.getByRole('button', { name: 'Manual Create' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Campaign' });
+  await dialog.getByLabel('Campaign name').fill(name);
+  await dialog.getByLabel('Subject').fill('An AI receptionist for ');
+  await expect(dialog.getByText(/quotes around the fallback are optional/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Insert merge field into Subject' }).click();
+  const menu = dialog.getByTestId('merge-field-menu');
+  await menu.getByLabel('Field').selectOption('company');
+  await expect(menu.getByLabel('Fallback')).toHaveValue('your team');
+  await menu.getByLabel('Fallback').fill('your practice');
+  await expect(menu).toContainText('Inserts {{company|your practice}}');
+  await menu.getByRole('button', { name: 'Insert' }).click();
+  await expect(dialog.getByLabel('Subject')).toHaveValue('An AI receptionist for {{company|your practice}}');
+  await expect(menu).toHaveCount(0);
+  await dialog.getByLabel('From name').fill('Parley Team');
+  await dialog.getByLabel('From email').fill('team@parley.test');
+  await dialog.getByLabel('HTML content').fill('<p>Hello {{firstName}}, a receptionist for {{company}}.</p>');
+  await dialog.getByRole('checkbox', { name: new RegExp(book.name) }).check();
+  await dialog.getByRole('button', { name: 'Create Campaign' }).click();
+  await expect(dialog).toBeHidden();
+  const c = card(page, name);
+
+  // The preview as a recipient without a name or company would see it.
+  await c.getByRole('button', { name: `Preview ${name}`, exact: true }).click();
+  const preview = page.getByRole('dialog', { name: `Preview: ${name}` });
+  await expect(preview).toContainText('Subject: An AI receptionist for Acme Corp');
+  await preview
+    .getByLabel('Preview contact', { exact: true })
+    .selectOption({ label: 'A recipient with missing fields (no name, no company)' });
+  await expect(preview).toContainText('Subject: An AI receptionist for your practice');
+  await expect(
+    preview.getByTestId('preview-frame').contentFrame().getByText('Hello , a receptionist for .'),
+  ).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The send dialog warns of the recipient without a company; the send waits for the box.
+  await c.getByRole('button', { name: `Launch Campaign ${name}` }).click();
+  const send = page.getByRole('dialog', { name: 'Send Campaign' });
+  const check = send.getByTestId('merge-check');
+  await expect(check).toContainText(
+    '1 of 2 recipients has no company and no fallback: they will see nothing there (HTML).',
+  );
+  await expect(check).toContainText('Test mode: the test address has no contact data');
+  const button = send.getByRole('button', { name: 'Send to 1 test address (test mode)' });
+  await button.click();
+  await expect(send.getByText('Tick the box to send with these empty merge fields')).toBeVisible();
+  await expect(check.getByRole('checkbox')).toBeFocused();
+  await expectNoSeriousViolationsIn(page, '[role="dialog"]');
+  await check.getByRole('checkbox', { name: /I understand/ }).check();
+  await button.click();
+  await expect(toasts(page).getByText('Test Campaign Sending')).toBeVisible();
+  await expect(send).toBeHidden();
+
+  // Still a draft: Edit and Launch stay, the test send is listed apart.
+  await expect(c.getByTestId('test-sends')).toContainText('1 sent', { timeout: 30_000 });
+  await expect(c.getByTestId('campaign-status')).toHaveText('Draft');
+  await expect(c.getByRole('button', { name: `Launch Campaign ${name}` })).toBeVisible();
+  await expect(c.getByRole('button', { name: `Edit ${name}` })).toBeVisible();
+  await expect(c.getByTestId('campaign-stats')).toContainText('Sent0');
+
+  // The reports count live mail: the campaign shows only with "Include test mail".
+  await page
+    .getByRole('tablist', { name: 'Email marketing' })
+    .getByRole('tab', { name: 'Analytics', exact: true })
+    .click();
+  await expect(page.getByTestId('analytics-scope')).toContainText('live mail only');
+  await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Include test mail' }).check();
+  await expect(page.getByTestId('analytics-scope')).toContainText('live and test mail');
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Draft');
 });
 
 test('Preview Test sends one marked mail that arrives in Sent mail', async ({ page }) => {
@@ -262,7 +353,7 @@ test('a live send shows its progress on the card, pauses, resumes and completes'
   // Paused at once (as another admin would), so the card's progress can be read mid-send.
   const paused = await page.request.post(`/api/admin/email/campaigns/${id}/pause`, { data: {} });
   expect(paused.status(), await paused.text()).toBe(200);
-  await expect(toasts(page)).toContainText(`Campaign is being sent to ${count} recipient(s)`);
+  await expect(toasts(page)).toContainText(`Campaign is being sent to ${plural(count, 'recipient')}`);
 
   const progress = c.getByTestId('campaign-progress');
   await page.getByRole('button', { name: 'Refresh analytics' }).click();

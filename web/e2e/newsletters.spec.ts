@@ -7,9 +7,10 @@ import { expect, type Page, test } from './support/test.ts';
  * Newsletters end to end against the real platform (issue #15; email marketing §2 "Newsletter
  * screen"): a published blog post reaches the Convert tab through the blog events and becomes a
  * newsletter whose preview has the post and its 'Read more' link; a send to one company in test
- * mode (the suite's live-send allowance of 2 an hour is spent by other specs) followed to Sent,
- * with its engagement report; schedule with the spec's validation, then unschedule; create by
- * hand with validation; delete; Fix HTML Issues; the empty state; 375 px and axe.
+ * mode (the suite's live-send allowance of 2 an hour is spent by other specs), whose button says
+ * where it goes and which leaves the newsletter a draft; schedule with the spec's validation,
+ * then unschedule; create by hand with validation, with a merge field from the menu; delete; Fix
+ * HTML Issues (a dry run first, then the chosen fixes); the empty state; 375 px and axe.
  */
 
 interface Newsletter {
@@ -17,7 +18,13 @@ interface Newsletter {
   name: string;
   status: string;
   totalRecipients: number;
-  progress: { testMode: boolean; total: number; sent: number; originalRecipients: number } | null;
+  progress: {
+    sendId: number | null;
+    testMode: boolean;
+    total: number;
+    sent: number;
+    originalRecipients: number;
+  } | null;
 }
 
 async function createBook(request: APIRequestContext, name: string): Promise<number> {
@@ -174,7 +181,7 @@ test('a published blog post is converted, and its preview has the post and a Rea
   await expect(preview).toBeHidden();
 });
 
-test('send to one company in test mode: the count, the send followed to Sent, the engagement report', async ({
+test('send to one company in test mode: the count, a button that says where it goes, the newsletter left a draft', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -236,12 +243,14 @@ test('send to one company in test mode: the count, the send followed to Sent, th
   await expect(sendButton).toBeVisible();
   await expectNoSeriousViolationsIn(page, '[role="dialog"]');
 
-  // Test mode (never a live send here), then the send, sent as a companies audience.
+  // Test mode (never a live send here): the button says where the mail goes, not "2 Contacts".
   await expect(dialog.getByRole('note')).toContainText('cannot be undone');
   await dialog.getByRole('checkbox', { name: 'Test mode' }).check();
   await expect(dialog.getByRole('note')).toHaveCount(0);
+  await expect(sendButton).toHaveCount(0);
+  const testButton = dialog.getByRole('button', { name: 'Send to 1 test address (test mode)', exact: true });
   const request = page.waitForRequest((r) => r.url().endsWith(`/api/admin/newsletters/${n.id}/send`));
-  await sendButton.click();
+  await testButton.click();
   const body = (await request).postDataJSON() as {
     audience: unknown;
     testMode: boolean;
@@ -255,57 +264,40 @@ test('send to one company in test mode: the count, the send followed to Sent, th
   await expect(toasts(page).getByText('Test Newsletter Sending')).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  // The card follows the send to Sent; the one test address got it, the two live recipients did not.
-  await expect(c.getByTestId('newsletter-status')).toHaveText('Sent', { timeout: 60_000 });
-  await expect(c.getByTestId('newsletter-progress')).toHaveCount(0);
-  await expect(c.getByTestId('newsletter-recipients')).toHaveText('1');
-  await expect(c.getByTestId('newsletter-facts')).not.toContainText('Sent—');
+  // The newsletter stays a draft, Send and Schedule still there; the test send is listed apart.
+  await expect(c.getByTestId('test-sends')).toContainText('1 sent', { timeout: 60_000 });
+  await expect(c.getByTestId('test-sends')).toContainText('1 test address standing in for 2 recipients');
+  await expect(c.getByTestId('newsletter-status')).toHaveText('Draft');
+  for (const action of ['Send', 'Schedule'])
+    await expect(c.getByRole('button', { name: `${action} ${n.name}`, exact: true })).toBeVisible();
   const after = await readNewsletter(page.request, n.id);
-  expect(after.status).toBe('sent');
-  expect(after.progress).toMatchObject({ testMode: true, total: 1, sent: 1, originalRecipients: 2 });
+  expect(after.status).toBe('draft');
+  expect(after.progress?.sendId ?? null).toBeNull();
   // On the local transport the mail is kept in Sent mail: to the test address only, none to the live recipients.
   const outbox = await page.request.get(`/api/admin/email/outbox?q=${encodeURIComponent(tag)}`);
   expect(outbox.ok()).toBe(true);
   const kept = ((await outbox.json()) as { items: Array<{ to: string; kind: string }> }).items;
   expect(kept.filter((m) => m.kind === 'newsletter').map((m) => m.to)).toEqual([testAddress]);
-  for (const action of ['Send', 'Schedule'])
-    await expect(c.getByRole('button', { name: `${action} ${n.name}`, exact: true })).toHaveCount(0);
 
-  // The engagement report of a sent newsletter.
-  await c.getByRole('button', { name: `Engagement report ${n.name}` }).click();
-  const report = page.getByRole('dialog', { name: 'Newsletter Engagement Report' });
-  await expect(report.getByTestId('engagement-summary')).toContainText('Sent1');
-  await expect(report.getByText('Nobody has opened this newsletter yet.')).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(report).toBeHidden();
+  // Live mail only in the newsletters' figures: the test send adds nothing there.
+  const figures = (await (await page.request.get('/api/admin/newsletters/analytics')).json()) as {
+    includesTestMail: boolean;
+    campaigns: Array<{ id: number; totalSent: number }>;
+  };
+  expect(figures.includesTestMail).toBe(false);
+  expect(figures.campaigns.find((x) => x.id === n.id)?.totalSent).toBe(0);
 
-  // Resend offers the same tabs and "Resend to N Contacts", without test mode; cancelled here.
-  await c.getByRole('button', { name: `Resend ${n.name}` }).click();
-  const resend = page.getByRole('dialog', { name: 'Resend Newsletter' });
-  await resend.getByRole('tablist', { name: 'Recipients' }).getByRole('tab', { name: 'By Industry' }).click();
-  await resend.getByLabel('Search companies').fill(beta);
-  await resend.getByRole('checkbox', { name: new RegExp(beta) }).check();
-  await expect(resend.getByRole('button', { name: 'Resend to 1 Contacts', exact: true })).toBeVisible();
-  await expect(resend.getByRole('checkbox', { name: 'Test mode' })).toHaveCount(0);
-  await resend.getByRole('button', { name: 'Cancel' }).click();
-  await expect(resend).toBeHidden();
-
-  await page.getByRole('button', { name: 'Refresh Analytics' }).click();
-  const totalSent = page
-    .getByTestId('newsletter-summary')
-    .getByTestId('stat-card')
-    .filter({ hasText: 'Total sent' });
-  await expect
-    .poll(async () => Number((await totalSent.locator('p').nth(1).textContent())?.replace(/,/g, '')))
-    .toBeGreaterThanOrEqual(1);
-
-  // The email Analytics tab counts the newsletter's mail with the campaigns', marked as a newsletter.
+  // The email Analytics tab counts the newsletter's mail with the campaigns', marked as a
+  // newsletter: its test mail only with "Include test mail".
   await page.goto('/admin/email');
   await page
     .getByRole('tablist', { name: 'Email marketing' })
     .getByRole('tab', { name: /^Analytics$/ })
     .click();
   const row = page.getByTestId('analytics-row').filter({ hasText: n.name });
+  await expect(page.getByTestId('analytics-scope')).toContainText('live mail only');
+  await expect(row).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Include test mail' }).check();
   await expect(row.getByText('Newsletter', { exact: true })).toBeVisible();
   await expect(row.locator('[data-col="sent"]')).toHaveText('1');
 });
@@ -432,7 +424,16 @@ test('create by hand with the required fields, preview it, then delete it', asyn
   expect(((await refused.json()) as { message: string }).message).toBe('Please fill in all required fields');
 
   await dialog.getByLabel('Preheader').fill('The month in one page');
-  await dialog.getByLabel('HTML content').fill(`<h1>Digest ${tag}</h1><p>Everything that happened.</p>`);
+  await dialog.getByLabel('HTML content').fill(`<h1>Digest ${tag}</h1><p>Everything that happened, `);
+  // A merge field from the menu, with its fallback, at the cursor.
+  await dialog.getByRole('button', { name: 'Insert merge field into HTML content' }).click();
+  await expect(dialog.getByTestId('merge-field-menu').getByLabel('Fallback')).toHaveValue('there');
+  await dialog.getByTestId('merge-field-menu').getByRole('button', { name: 'Insert' }).click();
+  await expect(dialog.getByLabel('HTML content')).toHaveValue(
+    `<h1>Digest ${tag}</h1><p>Everything that happened, {{firstName|there}}`,
+  );
+  await dialog.getByLabel('HTML content').press('End');
+  await dialog.getByLabel('HTML content').pressSequentially('.</p>');
   await expectNoSeriousViolationsIn(page, '[role="dialog"]');
   await create.click();
   await expect(toasts(page).getByText('Newsletter created')).toBeVisible();
@@ -449,6 +450,10 @@ test('create by hand with the required fields, preview it, then delete it', asyn
       .contentFrame()
       .getByRole('heading', { name: `Digest ${tag}` }),
   ).toBeVisible();
+  const frame = preview.getByTestId('newsletter-preview-frame').contentFrame();
+  await expect(frame.getByText('Everything that happened, John.')).toBeVisible();
+  await preview.getByLabel('Preview as').selectOption('missing');
+  await expect(frame.getByText('Everything that happened, there.')).toBeVisible();
   await page.keyboard.press('Escape');
 
   await c.getByRole('button', { name: `Delete ${name}` }).click();
@@ -474,7 +479,7 @@ test('failures are titled from the newsletter catalogue with the server message'
   await c.getByRole('button', { name: `Send ${n.name}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Send Newsletter' });
   await dialog.getByRole('checkbox', { name: 'Test mode' }).check();
-  await dialog.getByRole('button', { name: /^Send to [\d,]+ Contacts$/ }).click();
+  await dialog.getByRole('button', { name: /^Send to [\d,]+ test address(es)? \(test mode\)$/ }).click();
   await expect(toasts(page).getByText('Failed to send newsletter')).toBeVisible();
   await expect(toasts(page)).toContainText('Newsletter not found');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -494,30 +499,75 @@ test('failures are titled from the newsletter catalogue with the server message'
   await expect(toasts(page)).toContainText('Newsletter not found');
 });
 
-test('Fix HTML Issues repairs a draft and reports what changed; a second run fixes nothing', async ({
+test('Fix HTML Issues shows what it would change first, fixes only the chosen drafts, and never a serialiser-only change', async ({
   page,
 }) => {
   const tag = unique();
-  const n = await createNewsletter(page.request, {
+  const fixable = await createNewsletter(page.request, {
     name: `Needs fixing ${tag}`,
     htmlContent: `<style>p { color: #333; }</style><p>Hi <a href="/pricing">see pricing</a></p><img src="/logo.png">`,
   });
+  const other = await createNewsletter(page.request, {
+    name: `Left alone ${tag}`,
+    htmlContent: `<p>Read <a href="/blog">the blog</a></p>`,
+    textContent: 'Read the blog',
+  });
+  // Well-formed tables without <tbody> (as mail builders write them): nothing to fix.
+  const tables = Array.from({ length: 29 }, (_, i) => `<table><tr><td>Row ${i}</td></tr></table>`).join('');
+  const clean = await createNewsletter(page.request, {
+    name: `Clean tables ${tag}`,
+    htmlContent: `<!DOCTYPE html><html><head></head><body>${tables}</body></html>`,
+    textContent: 'Rows',
+  });
+  const storedHtml = async (id: number) =>
+    ((await (await page.request.get(`/api/admin/newsletters/${id}`)).json()) as { htmlContent: string })
+      .htmlContent;
+  const before = { fixable: await storedHtml(fixable.id), other: await storedHtml(other.id) };
+
   await openNewsletters(page);
   await page.getByRole('button', { name: 'Fix HTML Issues' }).click();
-  const result = toasts(page).getByTestId('fix-html-result');
-  await expect(toasts(page)).toContainText(/Fixed HTML in \d+ drafts?/);
-  await expect(result).toContainText(/\d+ of \d+ drafts changed/);
-  const stored = (await (await page.request.get(`/api/admin/newsletters/${n.id}`)).json()) as {
-    htmlContent: string;
-    textContent: string | null;
-  };
-  expect(stored.htmlContent).not.toContain('href="/pricing"');
-  expect(stored.htmlContent).toMatch(/<img[^>]*alt=/);
-  expect(stored.textContent ?? '').not.toBe('');
+  const dialog = page.getByRole('dialog', { name: 'Fix HTML Issues' });
+  await expect(dialog.getByTestId('fix-html-summary')).toContainText('Nothing has been changed yet');
+  await expect(dialog).toContainText('Only draft newsletters are checked');
+  const item = (name: string) => dialog.getByTestId('fix-html-item').filter({ hasText: name });
+  await expect(item(fixable.name)).toContainText('made 2 relative URLs absolute');
+  await expect(item(fixable.name)).toContainText('Newsletter');
+  await expect(item(clean.name)).toHaveCount(0);
+  await expect(dialog).not.toContainText('invalid nesting');
+  await item(fixable.name).getByText('Show the changes').click();
+  const diff = item(fixable.name).getByTestId('fix-html-diff');
+  await expect(diff).toContainText('href="/pricing"');
+  await expect(diff).toContainText(/href="https?:\/\/[^"]+\/pricing"/);
+  // Opening the dialog changed nothing.
+  expect(await storedHtml(fixable.id)).toBe(before.fixable);
+  expect(await storedHtml(other.id)).toBe(before.other);
+  await expectNoSeriousViolationsIn(page, '[role="dialog"]');
 
+  // Campaign drafts only when asked for, named as such.
+  await dialog.getByRole('checkbox', { name: 'Also check email-campaign drafts' }).check();
+  await expect(dialog).toContainText('draft email campaigns (Email → Campaigns) are checked');
+  await dialog.getByRole('checkbox', { name: 'Also check email-campaign drafts' }).uncheck();
+  await expect(item(other.name)).toBeVisible();
+
+  // Fix the first one only (other specs' drafts on the platform are left too).
+  for (const box of await dialog.getByTestId('fix-html-item').getByRole('checkbox').all())
+    await box.uncheck();
+  await dialog.getByRole('button', { name: 'Fix 0 drafts' }).click();
+  await expect(dialog.getByText('Choose at least one draft to fix.')).toBeVisible();
+  await item(fixable.name).getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Fix 1 draft', exact: true }).click();
+  await expect(toasts(page)).toContainText(/Fixed HTML in 1 draft/);
+  await expect(dialog).toBeHidden();
+  const fixed = await storedHtml(fixable.id);
+  expect(fixed).not.toContain('href="/pricing"');
+  expect(fixed).toMatch(/<img[^>]*alt=/);
+  expect(await storedHtml(other.id)).toBe(before.other);
+
+  // Again: the fixed one has nothing left to fix; the other is still proposed.
   await page.getByRole('button', { name: 'Fix HTML Issues' }).click();
-  await expect(toasts(page)).toContainText('No HTML issues found');
-  await expect(result).toContainText('nothing to change');
+  await expect(item(other.name)).toBeVisible();
+  await expect(item(fixable.name)).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('at 375 px the screen fits, the send dialog fits, and axe finds nothing serious', async ({ page }) => {

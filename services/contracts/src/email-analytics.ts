@@ -87,7 +87,22 @@ const MAIL_TOTALS = {
  * The Analytics tab: totals over every campaign mail ever sent, and a row per campaign that
  * has been launched (drafts never sent are left out), newest first.
  */
+/**
+ * Every report counts live mail only: mail of test-mode sends (to the saved test addresses)
+ * is left out unless `includeTest=true` asks for it; each answer says which it counted.
+ */
+export const IncludeTestQuery = Type.Object({
+  includeTest: Type.Optional(
+    Type.Boolean({ description: 'Count the mail of test-mode sends too (default false: live mail only)' }),
+  ),
+});
+export type IncludeTestQuery = Static<typeof IncludeTestQuery>;
+
+/** Whether an answer counted test-mode mail (includeTest) or live mail only. */
+const IncludesTestMail = Type.Boolean({ description: 'true: test-mode mail is counted too' });
+
 export const EmailAnalyticsResponse = Type.Object({
+  includesTestMail: IncludesTestMail,
   ...MAIL_TOTALS,
   openRate: Percent,
   clickRate: Percent,
@@ -109,6 +124,7 @@ export const AnalyticsPeriodQuery = Type.Object({
   tz: Type.Optional(
     Type.String({ maxLength: 64, description: 'IANA time zone of the day buckets (default UTC)' }),
   ),
+  ...IncludeTestQuery.properties,
 });
 export type AnalyticsPeriodQuery = Static<typeof AnalyticsPeriodQuery>;
 
@@ -290,6 +306,7 @@ export type DeliverabilityHealth = Static<typeof DeliverabilityHealth>;
 
 export const AdvancedAnalyticsResponse = Type.Object({
   ...AnalyticsWindow.properties,
+  includesTestMail: IncludesTestMail,
   /** 'day' for 7d, 30d, 90d; 'week' (7 days from the period's first day) for 1y. */
   bucket: Type.Enum(['day', 'week'] as const),
   campaignPerformance: PeriodPerformance,
@@ -317,6 +334,7 @@ export type AdvancedAnalyticsResponse = Static<typeof AdvancedAnalyticsResponse>
 /** GET /api/admin/email/campaign-comparison: the campaigns that sent mail in the window, newest first. */
 export const CampaignComparisonResponse = Type.Object({
   ...AnalyticsWindow.properties,
+  includesTestMail: IncludesTestMail,
   campaigns: Type.Array(CampaignPeriodRow),
   /** More campaigns sent in the window than listed (the newest 100 are). */
   truncated: Type.Boolean(),
@@ -368,6 +386,7 @@ export type EngagementSummary = Static<typeof EngagementSummary>;
 
 export const EngagementReportResponse = Type.Object({
   success: Type.Literal(true),
+  includesTestMail: IncludesTestMail,
   campaign: Type.Object({
     id: Type.Integer(),
     name: Type.String(),

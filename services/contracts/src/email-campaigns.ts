@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOffset, RowId } from './http.ts';
+import { MAIL_PARTS, OPTIONAL_MERGE_FIELDS } from './merge-fields.ts';
 
 /**
  * Events of the email service's campaign and newsletter sends (published by the email
@@ -115,6 +116,36 @@ export const SAMPLE_CONTACT = {
   company: 'Acme Corp',
 } as const;
 
+/** The previews' "a recipient with missing fields": no first name, last name or company. */
+export const MISSING_FIELDS_CONTACT = {
+  email: 'no.details@example.com',
+  firstName: null,
+  lastName: null,
+  company: null,
+} as const;
+
+/** A campaign's test-mode sends (to the saved test addresses only), kept apart from its live ones. */
+export const TestSendSummary = Type.Object({
+  sendId: Type.Integer(),
+  status: Type.Enum(['scheduled', 'sending', 'paused', 'done', 'cancelled'] as const),
+  /** Test addresses it went to. */
+  recipients: Count,
+  /** Live recipients the send stood in for. */
+  originalRecipients: Count,
+  sent: Count,
+  failed: Count,
+  startedAt: Nullable(IsoDateTime),
+  finishedAt: Nullable(IsoDateTime),
+});
+export type TestSendSummary = Static<typeof TestSendSummary>;
+
+export const TestSends = Type.Object({
+  count: Count,
+  /** The newest test-mode send; null when there was none. */
+  last: Nullable(TestSendSummary),
+});
+export type TestSends = Static<typeof TestSends>;
+
 /** Live progress of a campaign's current (or last) send. */
 export const CampaignProgress = Type.Object({
   /** The send (a campaign's first send, then each resend) this describes; null before any send. */
@@ -173,7 +204,13 @@ export const Campaign = Type.Object({
   clickRate: Type.Number({ minimum: 0 }),
   /** Spec §5 tip: a suggestion when the subject has 50 characters or more, else null. */
   subjectTip: Nullable(Type.String()),
+  /** Progress of the current live send (test-mode sends never become current). */
   progress: CampaignProgress,
+  /**
+   * Test-mode sends: they leave the campaign as it was (a draft stays a draft), count in no
+   * report unless test mail is asked for, and are listed here apart.
+   */
+  testSends: TestSends,
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
@@ -397,3 +434,45 @@ export const DeliveryLogPage = Type.Object({
   nextCursor: Nullable(Type.String()),
 });
 export type DeliveryLogPage = Static<typeof DeliveryLogPage>;
+// ── the pre-send check of merge fields ──────────────────────────────────────
+
+/**
+ * One optional merge field the mail uses without a fallback (in `parts`), and how many of the
+ * send's real recipients (as the send resolves them: deduplicated, less suppressions) have no
+ * value for it: they see nothing there.
+ */
+export const MergeCheckField = Type.Object({
+  field: Type.Enum(OPTIONAL_MERGE_FIELDS),
+  label: Type.String(),
+  parts: Type.Array(Type.Enum(MAIL_PARTS)),
+  missing: Count,
+  /** "212 of 8,000 recipients have no company and no fallback: they will see nothing there (subject)." */
+  message: Type.String(),
+});
+export type MergeCheckField = Static<typeof MergeCheckField>;
+
+export const MergeCheckResponse = Type.Object({
+  /** The live audience now. */
+  recipients: Count,
+  /** Every optional field used without a fallback, with its count (0 when nobody lacks it). */
+  fields: Type.Array(MergeCheckField),
+  /** The fields some recipients lack: to be acknowledged before launching. */
+  warnings: Type.Array(Type.String()),
+  /** The send would go to the saved test addresses only (asked for, or Test Environment Mode). */
+  testMode: Type.Boolean(),
+  testAddresses: Count,
+  /** In test mode: what the test addresses (who have no contact data) will see. */
+  testNote: Nullable(Type.String()),
+});
+export type MergeCheckResponse = Static<typeof MergeCheckResponse>;
+
+/**
+ * POST /api/admin/email/campaigns/{id}/merge-check: the pre-send check for the audience the
+ * send dialog holds (each list defaults to the campaign's targets, as for a send).
+ */
+export const CampaignMergeCheckBody = Type.Object({
+  contactIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets })),
+  addressBookIds: Type.Optional(Type.Array(IntId, { maxItems: 1000 })),
+  testMode: Type.Optional(Type.Boolean()),
+});
+export type CampaignMergeCheckBody = Static<typeof CampaignMergeCheckBody>;

@@ -67,6 +67,8 @@ export type DeliverabilityAuthentication = Static<typeof DeliverabilityAuthentic
  * is nothing to measure (no campaign mail sent in the window): never a made-up 100.
  */
 export const DeliverabilityReport = Type.Object({
+  /** true: mail of test-mode sends was counted too (includeTest=true); else live mail only. */
+  includesTestMail: Type.Boolean(),
   /** 0..100, or null when nothing was measured (see `measured` and `basis`). */
   deliverabilityScore: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
   scoreLabel: Nullable(Type.Enum(DELIVERABILITY_LABELS)),

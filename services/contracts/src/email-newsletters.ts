@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EngagementReportResponse } from './email-analytics.ts';
-import { CampaignProgress, CampaignStatusSchema } from './email-campaigns.ts';
+import { CampaignProgress, CampaignStatusSchema, TestSends } from './email-campaigns.ts';
 import { RowId } from './http.ts';
 
 /**
@@ -107,6 +107,8 @@ export const Newsletter = Type.Object({
   openRate: Percent,
   clickRate: Percent,
   progress: Nullable(CampaignProgress),
+  /** Test-mode sends, apart: the newsletter stays a draft after one. */
+  testSends: TestSends,
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
@@ -237,6 +239,22 @@ export type NewsletterAudienceSummary = Static<typeof NewsletterAudienceSummary>
 export const NewsletterAudienceCount = Type.Object({ recipients: Count });
 export type NewsletterAudienceCount = Static<typeof NewsletterAudienceCount>;
 
+/**
+ * POST /api/admin/newsletters/{id}/merge-check: the pre-send check (MergeCheckResponse) for the
+ * audience the send dialog holds.
+ */
+export const NewsletterMergeCheckBody = Type.Object({
+  audience: NewsletterAudience,
+  testMode: Type.Optional(Type.Boolean()),
+});
+export type NewsletterMergeCheckBody = Static<typeof NewsletterMergeCheckBody>;
+
+/** GET /api/admin/newsletters/{id}/preview?contact=missing: as a recipient with no name or company sees it. */
+export const NewsletterPreviewQuery = Type.Object({
+  contact: Type.Optional(Type.Enum(['sample', 'missing'] as const)),
+});
+export type NewsletterPreviewQuery = Static<typeof NewsletterPreviewQuery>;
+
 /** GET /api/admin/newsletters/{id}/preview: the rendered mail, sanitised, with the sample contact. */
 export const NewsletterPreview = Type.Object({
   subject: Type.String(),
@@ -265,6 +283,8 @@ export type NewsletterAnalyticsRow = Static<typeof NewsletterAnalyticsRow>;
  * (one: `campaigns` then holds that newsletter's row only). Counted like campaign analytics.
  */
 export const NewsletterAnalytics = Type.Object({
+  /** true: test-mode mail was counted too (includeTest=true); else live mail only. */
+  includesTestMail: Type.Boolean(),
   totalSent: Count,
   totalOpened: Count,
   totalClicked: Count,
@@ -278,26 +298,75 @@ export type NewsletterAnalytics = Static<typeof NewsletterAnalytics>;
 export const NewsletterEngagementReport = EngagementReportResponse;
 export type NewsletterEngagementReport = EngagementReportResponse;
 
-/** POST /api/admin/campaigns/fix-html: one draft's repairs. */
+/** What 'Fix HTML Issues' looks at: draft newsletters, and (when asked) draft email campaigns. */
+export const FIX_HTML_KINDS = ['newsletter', 'campaign'] as const;
+export type FixHtmlKind = (typeof FIX_HTML_KINDS)[number];
+
+/** One change of a draft's HTML: what goes (`before`), what comes (`after`), and the HTML just before it. */
+export const FixHtmlHunk = Type.Object({
+  context: Type.String(),
+  before: Type.String(),
+  after: Type.String(),
+});
+export type FixHtmlHunk = Static<typeof FixHtmlHunk>;
+
+/** POST /api/admin/campaigns/fix-html: one draft's repairs (proposed by a dry run, or made). */
 export const FixHtmlItem = Type.Object({
-  kind: Type.Enum(['campaign', 'newsletter'] as const),
+  kind: Type.Enum(FIX_HTML_KINDS),
   id: Type.Integer(),
   name: Type.String(),
-  /** What changed, in words ("inlined 12 CSS rules", "made 3 links absolute", ...). */
+  /** What changes, in words ("inlined <style> CSS into 12 elements", "made 3 relative URLs absolute", ...). */
   changes: Type.Array(Type.String()),
+  /** The content the proposal was made from: applying it is refused once the draft was edited. */
+  fingerprint: Type.String(),
+  /** The HTML's changes, compared by meaning (what a serialiser only writes differently is no change). */
+  diff: Type.Object({ hunks: Type.Array(FixHtmlHunk), truncated: Type.Boolean() }),
+  /** The plain-text part it writes for a draft that had none (its first 2,000 characters), else null. */
+  textPart: Nullable(Type.String()),
 });
 export type FixHtmlItem = Static<typeof FixHtmlItem>;
 
+export const FixHtmlSelection = Type.Object({
+  kind: Type.Enum(FIX_HTML_KINDS),
+  id: IntId,
+  fingerprint: Type.String({ minLength: 1, maxLength: 100 }),
+});
+export type FixHtmlSelection = Static<typeof FixHtmlSelection>;
+
 /**
- * POST /api/admin/campaigns/fix-html: normalises the stored HTML of draft campaigns and
- * newsletters (inline CSS, absolute URLs, missing alt text, missing text part, invalid
- * nesting); idempotent, so a second run reports fixedCount 0.
+ * POST /api/admin/campaigns/fix-html. `dryRun: true`: what would change in each draft of
+ * `kinds` (default both), nothing written. `apply`: fixes exactly those drafts, each only if it
+ * is still a draft with the content its proposal was made from (its fingerprint). Neither (the
+ * spec's call, no body): fixes every draft of `kinds` at once.
+ */
+export const FixHtmlBody = Type.Object({
+  dryRun: Type.Optional(Type.Boolean()),
+  kinds: Type.Optional(
+    Type.Array(Type.Enum(FIX_HTML_KINDS), { minItems: 1, maxItems: 2, uniqueItems: true }),
+  ),
+  apply: Type.Optional(Type.Array(FixHtmlSelection, { minItems: 1, maxItems: 1000 })),
+});
+export type FixHtmlBody = Static<typeof FixHtmlBody>;
+
+/**
+ * The answer: `items` are the proposals (dry run) or the drafts fixed; `skipped` the chosen
+ * drafts left as they are, with the reason. Idempotent: a second run finds nothing.
  */
 export const FixHtmlResponse = Type.Object({
   success: Type.Literal(true),
+  dryRun: Type.Boolean(),
+  kinds: Type.Array(Type.Enum(FIX_HTML_KINDS)),
   fixedCount: Count,
   checkedCount: Count,
   items: Type.Array(FixHtmlItem),
+  skipped: Type.Array(
+    Type.Object({
+      kind: Type.Enum(FIX_HTML_KINDS),
+      id: Type.Integer(),
+      name: Type.String(),
+      reason: Type.String(),
+    }),
+  ),
   message: Type.String(),
 });
 export type FixHtmlResponse = Static<typeof FixHtmlResponse>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOffset, RowId, UuidId } from './http.ts';
+import { plural } from './plural.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -358,9 +359,9 @@ export const ImportPreview = Type.Object({
 });
 export type ImportPreview = Static<typeof ImportPreview>;
 
-/** The spec's summary of a finished import ('Import Complete'). */
+/** The spec's summary of a finished import ('Import Complete'), its nouns counted ("1 error"). */
 export function importSummary(r: { imported: number; skipped: number; errorCount: number }): string {
-  return `Imported ${r.imported} contacts, skipped ${r.skipped} duplicates, ${r.errorCount} errors.`;
+  return `Imported ${plural(r.imported, 'contact')}, skipped ${plural(r.skipped, 'duplicate')}, ${plural(r.errorCount, 'error')}.`;
 }
 
 // ── events ───────────────────────────────────────────────────────────────────

@@ -3,17 +3,45 @@
  * it sends and by the admin's previews, with this one rule: {{firstName}}, {{lastName}},
  * {{company}}, {{email}} and {{unsubscribeUrl}} (names case-insensitive, spaces allowed inside
  * the braces), each with an optional fallback for a contact who has no such value:
- * `{{firstName|there}}` reads "there" when the first name is empty.
+ * `{{firstName|there}}` reads "there" when the first name is empty. A fallback may be quoted,
+ * as most mail tools write it: `{{company | "your practice"}}` and `{{company|'your practice'}}`
+ * read "your practice" (straight or curly quotes, or the HTML entities of straight ones, as an
+ * HTML serialiser writes them in an attribute); the quotes are never sent.
  */
 
 export const MERGE_FIELDS = ['firstName', 'lastName', 'company', 'email', 'unsubscribeUrl'] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
 export type MergeValues = Partial<Record<MergeField, string | null | undefined>>;
 
+/** The fields a contact may lack (email and the unsubscribe link always have a value). */
+export const OPTIONAL_MERGE_FIELDS = ['firstName', 'lastName', 'company'] as const;
+export type OptionalMergeField = (typeof OPTIONAL_MERGE_FIELDS)[number];
+
+/** How the editor and the warnings name each field. */
+export const MERGE_FIELD_LABELS: Record<MergeField, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  company: 'company',
+  email: 'email address',
+  unsubscribeUrl: 'unsubscribe link',
+};
+
 const CANONICAL = new Map(MERGE_FIELDS.map((f) => [f.toLowerCase(), f]));
 /** A fallback is plain text: up to 100 characters, no braces or bar. */
 const MERGE_FIELD_RE =
   /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*(?:\|([^{}|]{0,100}))?\}\}/gi;
+
+/** Quote pairs a fallback may be wrapped in: straight, curly, and straight ones as HTML entities. */
+const QUOTED =
+  /^(?:"([\s\S]*)"|'([\s\S]*)'|“([\s\S]*)”|‘([\s\S]*)’|&quot;([\s\S]*)&quot;|&#0*34;([\s\S]*)&#0*34;|&#0*39;([\s\S]*)&#0*39;|&#x0*27;([\s\S]*)&#x0*27;|&apos;([\s\S]*)&apos;)$/i;
+
+/** A fallback as it is used: trimmed, without one pair of surrounding quotes. */
+export function fallbackText(raw: string | undefined): string {
+  const s = (raw ?? '').trim();
+  const m = QUOTED.exec(s);
+  if (!m) return s;
+  return (m.slice(1).find((g) => g !== undefined) ?? '').trim();
+}
 
 /** The template with every merge field replaced; `escapeValue` is applied to each value (HTML). */
 export function fillMergeFields(
@@ -23,7 +51,7 @@ export function fillMergeFields(
 ): string {
   return template.replace(MERGE_FIELD_RE, (_m, raw: string, fallback: string | undefined) => {
     const value = values[CANONICAL.get(raw.toLowerCase()) as MergeField];
-    return escapeValue(value?.trim() ? value : (fallback ?? '').trim());
+    return escapeValue(value?.trim() ? value : fallbackText(fallback));
   });
 }
 
@@ -39,4 +67,41 @@ export function mergeFieldsIn(template: string): Set<MergeField> {
       (m) => CANONICAL.get((m[1] ?? '').toLowerCase()) as MergeField,
     ),
   );
+}
+
+/** The parts of a mail the pre-send check reads. */
+export const MAIL_PARTS = ['subject', 'preheader', 'html', 'text'] as const;
+export type MailPart = (typeof MAIL_PARTS)[number];
+
+/**
+ * The optional fields a mail uses somewhere WITHOUT a fallback (an empty fallback is none),
+ * with the parts that do: a recipient who lacks such a value sees nothing there. Fields used
+ * only with a fallback are not listed.
+ */
+export function fieldsWithoutFallback(
+  parts: Partial<Record<MailPart, string | null | undefined>>,
+): Array<{ field: OptionalMergeField; parts: MailPart[] }> {
+  const found = new Map<OptionalMergeField, Set<MailPart>>();
+  for (const part of MAIL_PARTS) {
+    const template = parts[part];
+    if (!template) continue;
+    for (const m of template.matchAll(MERGE_FIELD_RE)) {
+      const field = CANONICAL.get((m[1] ?? '').toLowerCase()) as MergeField;
+      if (!(OPTIONAL_MERGE_FIELDS as readonly string[]).includes(field)) continue;
+      if (fallbackText(m[2])) continue;
+      const f = field as OptionalMergeField;
+      if (!found.has(f)) found.set(f, new Set());
+      found.get(f)?.add(part);
+    }
+  }
+  return OPTIONAL_MERGE_FIELDS.filter((f) => found.has(f)).map((f) => ({
+    field: f,
+    parts: MAIL_PARTS.filter((p) => found.get(f)?.has(p)),
+  }));
+}
+
+/** A merge field as the editor's menu inserts it: with its fallback (quotes are not needed). */
+export function mergeFieldToken(field: MergeField, fallback = ''): string {
+  const f = fallback.replace(/[{}|]/g, '').replace(/\s+/g, ' ').trim().slice(0, 100);
+  return f ? `{{${field}|${f}}}` : `{{${field}}}`;
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fillMergeFields, hasMergeField } from '../src/merge-fields.ts';
+import {
+  fieldsWithoutFallback,
+  fillMergeFields,
+  hasMergeField,
+  mergeFieldToken,
+} from '../src/merge-fields.ts';
 
 describe('merge fields', () => {
   const grace = { firstName: 'Grace', lastName: 'Hopper', company: 'Navy & Co', email: 'g@h.test' };
@@ -30,5 +35,43 @@ describe('merge fields', () => {
     expect(hasMergeField('<a href="{{ unsubscribeUrl }}">', 'unsubscribeUrl')).toBe(true);
     expect(hasMergeField('<a href="{{unsubscribeUrl|#}}">', 'unsubscribeUrl')).toBe(true);
     expect(hasMergeField('{{firstName}}', 'unsubscribeUrl')).toBe(false);
+  });
+});
+
+describe('quoted fallbacks and the pre-send check', () => {
+  it('reads a quoted fallback without its quotes, spaces around the bar allowed', () => {
+    for (const t of [
+      '{{company | "your practice"}}',
+      "{{company|'your practice'}}",
+      '{{ company |  “your practice” }}',
+      '{{company|‘your practice’}}',
+      '{{company|&quot;your practice&quot;}}',
+      '{{company|&#39;your practice&#39;}}',
+    ])
+      expect(fillMergeFields(`for ${t}.`, { company: null }), t).toBe('for your practice.');
+    // A value wins over the fallback; an unmatched quote is text.
+    expect(fillMergeFields('{{company | "your practice"}}', { company: 'Acme' })).toBe('Acme');
+    expect(fillMergeFields('{{company|"x}}', {})).toBe('"x');
+    expect(fillMergeFields('{{firstName|""}}!', {})).toBe('!');
+  });
+
+  it('lists the optional fields used without a fallback, with the parts that use them', () => {
+    expect(
+      fieldsWithoutFallback({
+        subject: 'Hi {{firstName}} … for {{company}}',
+        preheader: '{{company|"your team"}}',
+        html: '<p>{{ company }} {{lastName|x}} {{email}} <a href="{{unsubscribeUrl}}">u</a></p>',
+        text: '{{firstName|""}} {{lastName|there}}',
+      }),
+    ).toEqual([
+      { field: 'firstName', parts: ['subject', 'text'] },
+      { field: 'company', parts: ['subject', 'html'] },
+    ]);
+    expect(fieldsWithoutFallback({ subject: 'Hi {{firstName|there}}', html: null })).toEqual([]);
+  });
+
+  it('writes a field with its fallback as the menu inserts it', () => {
+    expect(mergeFieldToken('company', ' your {practice} | team ')).toBe('{{company|your practice team}}');
+    expect(mergeFieldToken('firstName')).toBe('{{firstName}}');
   });
 });

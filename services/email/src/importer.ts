@@ -7,6 +7,7 @@ import {
   type ImportPreview,
   type ImportRowError,
   importSummary,
+  plural,
 } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import type { SheetRecord } from './domain/csv.ts';
@@ -448,7 +449,7 @@ export function importResult(job: ImportJob) {
     mergeMode: job.mergeMode,
     message:
       job.status === 'completed'
-        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts (${IMPORT_MERGE_MODE_LABELS[job.mergeMode].toLowerCase()}).` : ''}`
+        ? `${importSummary(job)}${job.updated ? ` Updated ${plural(job.updated, 'existing contact')} (${IMPORT_MERGE_MODE_LABELS[job.mergeMode].toLowerCase()}).` : ''}`
         : (job.message ?? ''),
   };
 }

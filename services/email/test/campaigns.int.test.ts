@@ -422,7 +422,16 @@ describe('sending', () => {
     );
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ testMode: true, recipients: 2, originalRecipients: 4 });
-    await waitStatus(c.id, 'sent');
+    // A test-mode send leaves the campaign a draft; its send is listed apart.
+    const tested = await until(
+      async () => {
+        const x = (await t.call('GET', `/api/admin/email/campaigns/${c.id}`, undefined, admin)).json;
+        return x.testSends.last?.status === 'done' ? x : null;
+      },
+      30_000,
+      'test-mode send done',
+    );
+    expect(tested).toMatchObject({ status: 'draft', testSends: { count: 1, last: { sent: 2 } } });
     const mails = receivedFor('TestMode run');
     expect(mails.map((m) => m.envelope.to[0]).sort()).toEqual(['qa1@test.example', 'qa2@test.example']);
     for (const m of mails)
@@ -442,7 +451,7 @@ describe('sending', () => {
 
   it('allows 2 live campaigns per hour; test sends never count', async () => {
     await forgetHourlyWindow();
-    const ids = [];
+    const ids: number[] = [];
     for (const n of [1, 2, 3])
       ids.push((await create({ name: `Hourly ${n}`, subject: `Hourly ${n}`, targetContacts: [loose] })).id);
     for (const id of ids.slice(0, 2)) {
@@ -474,7 +483,18 @@ describe('sending', () => {
       admin,
     );
     expect(mail.status).toBe(200);
-    for (const id of ids) await waitStatus(id, 'sent');
+    for (const id of ids.slice(0, 2)) await waitStatus(id, 'sent');
+    // The test-mode send left the third a draft, to be launched when the hour allows.
+    await until(
+      async () =>
+        (await t.call('GET', `/api/admin/email/campaigns/${ids[2]}`, undefined, admin)).json.testSends.last
+          ?.status === 'done',
+      30_000,
+      'test-mode send done',
+    );
+    expect((await t.call('GET', `/api/admin/email/campaigns/${ids[2]}`, undefined, admin)).json.status).toBe(
+      'draft',
+    );
   });
 
   it('pauses and resumes a send; nobody gets two mails', async () => {
@@ -577,6 +597,25 @@ describe('sending', () => {
       c.id,
     ]);
     expect(sends.rows).toEqual([{ status: 'done' }]);
+  });
+
+  it('cancelling a schedule makes the campaign a draft again, with no time left on it', async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const c = await create({
+      name: 'Unscheduled',
+      subject: 'Unscheduled {{firstName}}',
+      targetAddressBooks: [bookB],
+      scheduledAt: at,
+    });
+    const r = await t.call('POST', `/api/admin/email/campaigns/${c.id}/send`, { confirmSend: true }, admin);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.campaign.status).toBe('scheduled');
+    const x = await t.call('POST', `/api/admin/email/campaigns/${c.id}/cancel`, {}, admin);
+    expect(x.status, x.text).toBe(200);
+    expect(x.json.status).toBe('draft');
+    expect(x.json.scheduledAt).toBeNull();
+    const again = await t.call('GET', `/api/admin/email/campaigns/${c.id}`, undefined, admin);
+    expect(again.json).toMatchObject({ status: 'draft', scheduledAt: null });
   });
 
   it('marks recipients whose worker died mid-send unknown, never resent', async () => {

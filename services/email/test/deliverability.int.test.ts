@@ -433,7 +433,7 @@ describe('deliverability', () => {
       deliverabilityScore: 87,
       scoreLabel: 'Good',
       measured: true,
-      basis: 'Measured on 200 campaign mails sent in the last 90 days.',
+      basis: 'Measured on 200 live campaign mails sent in the last 90 days.',
       rates: {
         sent: 200,
         delivered: 198,

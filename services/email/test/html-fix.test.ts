@@ -1,6 +1,7 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, normalizeEmailHtml } from '../src/domain/html-fix.ts';
+import { htmlDiff } from '../src/domain/html-diff.ts';
+import { absoluteUrl, normalizeEmailHtml, proposeHtmlFix } from '../src/domain/html-fix.ts';
 
 /** 'Fix HTML Issues' for one draft: each rule, the words it reports, and a second run finding nothing. */
 
@@ -21,14 +22,32 @@ describe('normalizeEmailHtml', () => {
     expect(fix('   ', null)).toEqual({ html: '   ', text: null, changes: [] });
   });
 
-  it('wraps a fragment and fixes invalid nesting as browsers read it', () => {
+  it('fixes invalid nesting as browsers read it; a fragment stays a fragment', () => {
     const r = fix('<p>One<div>block</div></p><table><tr><td>cell</td></tr></table>');
-    expect(r.changes[0]).toBe('wrapped the content in a complete HTML document');
-    expect(r.changes.join('; ')).toMatch(/fixed invalid nesting/);
+    expect(r.changes).toEqual(['fixed invalid nesting (1 element moved or added)']);
     const $ = load(r.html);
     expect($('p div').length).toBe(0);
     expect($('table > tbody > tr > td').text()).toBe('cell');
-    expect(r.html.startsWith('<!DOCTYPE html><html>')).toBe(true);
+    expect(r.html.startsWith('<p>One</p><div>block</div>')).toBe(true);
+    expect(r.html).not.toMatch(/<!doctype|<html|<body/i);
+    expect(fix('<html><body><p>x</p></body></html>').changes).toEqual(['added the HTML doctype']);
+  });
+
+  it('reports nothing for well-formed HTML the parser only normalises (issue 35: "invalid nesting (29 elements)")', () => {
+    // Tables without <tbody> (MJML and most mail builders write them so), end tags HTML lets
+    // one leave out, a fragment: valid HTML, which a parser writes back with more tags.
+    const table = (i: number) =>
+      `<table role="presentation" width="100%"><tr><td align="center"><p>Cell ${i}<td>Next<tr><td>Row</table>`;
+    const doc = DOC(
+      `${Array.from({ length: 29 }, (_, i) => table(i)).join('')}<ul><li>one<li>two</ul><dl><dt>a<dd>b</dl><table><colgroup><col width="50"></colgroup><tr><td>c</td></tr></table>`,
+    );
+    expect(fix(doc)).toEqual({ html: doc, text: 'text', changes: [] });
+    const fragment = `<table><tr><td>One</td></tr></table><p>para<p>graph`;
+    expect(fix(fragment)).toEqual({ html: fragment, text: 'text', changes: [] });
+    // With a real fix beside them, only the real fix is reported.
+    expect(fix(DOC(`${table(1)}<img src="https://a.example/team-photo.png">`)).changes).toEqual([
+      'added alt text to 1 image',
+    ]);
   });
 
   it('closes unclosed elements and removes stray closing tags', () => {
@@ -120,5 +139,70 @@ describe('normalizeEmailHtml', () => {
       expect(second.changes).toEqual([]);
       expect(second.html).toBe(first.html);
     }
+  });
+});
+
+describe('what a fix would change (the dry run)', () => {
+  it('compares by meaning: spelling, white space and what parsers add are no change', () => {
+    expect(
+      htmlDiff('<table><tr><td>a</td></tr></table>', '<table><tbody><tr><td>a</td></tr></tbody></table>'),
+    ).toEqual({
+      hunks: [],
+      truncated: false,
+    });
+    expect(
+      htmlDiff(
+        `<P CLASS=lead style='color: red'>a &amp; b<br/>\n  <ul><li>x<li>y</ul>`,
+        '<p class="lead" style="color: red">a &amp; b<br><ul><li>x</li><li>y</li></ul></p>',
+      ).hunks,
+    ).toEqual([]);
+    expect(htmlDiff('<p>&quot;x&quot; &#8212;</p>', '<p>"x" —</p>').hunks).toEqual([]);
+  });
+
+  it('lists each real change with what it replaces and where', () => {
+    const d = htmlDiff(
+      '<p>Hello</p><img src="a.png"><p>Bye</p><a href="/pricing">Pricing</a>',
+      '<p>Hello</p><img src="https://parley.example/a.png" alt="a"><p>Bye</p><a href="https://parley.example/pricing">Pricing</a>',
+    );
+    expect(d).toEqual({
+      truncated: false,
+      hunks: [
+        {
+          context: '<p>Hello</p>',
+          before: '<img src="a.png">',
+          after: '<img src="https://parley.example/a.png" alt="a">',
+        },
+        {
+          context: '<p>Bye</p>',
+          before: '<a href="/pricing">',
+          after: '<a href="https://parley.example/pricing">',
+        },
+      ],
+    });
+    expect(htmlDiff('<div><span>open', '<div><span>open</span></div>').hunks).toEqual([
+      { context: '<div><span>open', before: '', after: '</span></div>' },
+    ]);
+  });
+
+  it('proposes only real changes, with their diff and a written text part', () => {
+    const table = DOC('<table><tr><td><img src="https://a.example/x.png" alt="x"> Hello</td></tr></table>');
+    expect(proposeHtmlFix(table, { ...o, text: 'text' })).toMatchObject({ html: table, changes: [] });
+    const missingText = proposeHtmlFix(table, { ...o, text: null });
+    expect(missingText.html).toBe(table);
+    expect(missingText.changes).toEqual([expect.stringMatching(/^wrote the missing plain-text part/)]);
+    expect(missingText.diff.hunks).toEqual([]);
+    expect(missingText.textWritten).toBe(missingText.text);
+    const alt = proposeHtmlFix(
+      DOC('<table><tr><td><img src="https://a.example/team-photo.png"></td></tr></table>'),
+      o,
+    );
+    expect(alt.changes).toEqual(['added alt text to 1 image']);
+    expect(alt.diff.hunks).toEqual([
+      {
+        context: expect.stringMatching(/^<[^>]*>.*<td>$/),
+        before: '<img src="https://a.example/team-photo.png">',
+        after: '<img src="https://a.example/team-photo.png" alt="team photo">',
+      },
+    ]);
   });
 });

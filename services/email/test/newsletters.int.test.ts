@@ -752,7 +752,6 @@ describe('Fix HTML Issues', () => {
     const c = r.json.items.find(
       (i: { kind: string; id: number }) => i.kind === 'campaign' && i.id === camp.json.id,
     );
-    expect(c.changes.join('; ')).toMatch(/complete HTML document/);
     expect(c.changes.join('; ')).toMatch(/nesting/);
     expect(c.changes.join('; ')).toMatch(/inlined <style> CSS into 2 elements/);
     expect(c.changes.join('; ')).toMatch(/made 2 relative URLs absolute/);
@@ -790,6 +789,128 @@ describe('Fix HTML Issues', () => {
     expect(second.json.items).toEqual([]);
     expect(second.json).toMatchObject({ success: true, fixedCount: 0, items: [] });
     expect(second.json.checkedCount).toBe(r.json.checkedCount);
+  });
+
+  it('shows what it would change per draft before changing anything, then fixes the chosen ones only', async () => {
+    // Well-formed HTML the parser only normalises (tables without <tbody>, optional end tags):
+    // never listed. Drafts saved before the allowlist, written straight into the tables.
+    const table = (i: number) => `<table width="100%"><tr><td><p>Row ${i}<td>b</table>`;
+    const clean = `<!DOCTYPE html><html><head></head><body>${Array.from({ length: 29 }, (_, i) => table(i)).join('')}</body></html>`;
+    const noAlt = `<!DOCTYPE html><html><head></head><body>${table(1)}<img src="https://parley.test/team-photo.png"></body></html>`;
+    const relative = '<p>See <a href="/pricing">pricing</a></p>';
+    const ids: Record<string, number> = {};
+    for (const [name, html] of [
+      ['Clean tables', clean],
+      ['No alt', noAlt],
+      ['Relative link', relative],
+    ] as const) {
+      ids[name] = (await handMade({ name, textContent: 'text' })).id;
+      await db.query(`UPDATE "newsletters" SET "html_content" = $2 WHERE "id" = $1`, [ids[name], html]);
+    }
+    const camp = await t.call(
+      'POST',
+      '/api/admin/email/campaigns',
+      {
+        name: 'Campaign draft',
+        subject: 'x',
+        fromName: 'P',
+        fromEmail: 'news@parley.test',
+        htmlContent: '<p>x</p>',
+      },
+      admin,
+    );
+    await db.query(`UPDATE "email_campaigns" SET "html_content" = $2 WHERE "id" = $1`, [
+      camp.json.id,
+      relative,
+    ]);
+    const stored = async () =>
+      (await db.query(`SELECT "id", "html_content" FROM "newsletters" ORDER BY "id"`)).rows.concat(
+        (await db.query(`SELECT "id", "html_content" FROM "email_campaigns" ORDER BY "id"`)).rows,
+      );
+    const before = await stored();
+
+    // The dry run: newsletters only, what each would change, nothing written.
+    const dry = await t.call(
+      'POST',
+      '/api/admin/campaigns/fix-html',
+      { dryRun: true, kinds: ['newsletter'] },
+      admin,
+    );
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.json).toMatchObject({ dryRun: true, kinds: ['newsletter'], fixedCount: 0, skipped: [] });
+    expect(dry.json.message).toMatch(/^2 of \d+ drafts can be fixed; nothing was changed yet$/);
+    expect(dry.json.items.map((i: { name: string }) => i.name).sort()).toEqual(['No alt', 'Relative link']);
+    const alt = dry.json.items.find((i: { name: string }) => i.name === 'No alt');
+    expect(alt).toMatchObject({
+      kind: 'newsletter',
+      changes: ['added alt text to 1 image'],
+      textPart: null,
+      diff: {
+        truncated: false,
+        hunks: [
+          {
+            before: '<img src="https://parley.test/team-photo.png">',
+            after: '<img src="https://parley.test/team-photo.png" alt="team photo">',
+          },
+        ],
+      },
+    });
+    const link = dry.json.items.find((i: { name: string }) => i.name === 'Relative link');
+    expect(link.diff.hunks).toEqual([
+      { context: '<p>See', before: '<a href="/pricing">', after: '<a href="https://parley.test/pricing">' },
+    ]);
+    expect(await stored()).toEqual(before);
+    // Campaign drafts only when asked for, and then marked as campaigns.
+    const both = await t.call('POST', '/api/admin/campaigns/fix-html', { dryRun: true }, admin);
+    expect(both.json.kinds).toEqual(['newsletter', 'campaign']);
+    expect(
+      both.json.items.filter((i: { kind: string }) => i.kind === 'campaign').map((i: { id: number }) => i.id),
+    ).toEqual([camp.json.id]);
+    expect(await stored()).toEqual(before);
+
+    // Apply the chosen one only; one edited since the preview is refused.
+    await db.query(`UPDATE "newsletters" SET "html_content" = $2 WHERE "id" = $1`, [
+      ids['Relative link'],
+      '<p>Edited <a href="/about">about</a></p>',
+    ]);
+    const applied = await t.call(
+      'POST',
+      '/api/admin/campaigns/fix-html',
+      {
+        apply: [alt, link].map((i: { kind: string; id: number; fingerprint: string }) => ({
+          kind: i.kind,
+          id: i.id,
+          fingerprint: i.fingerprint,
+        })),
+      },
+      admin,
+    );
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.json).toMatchObject({ dryRun: false, fixedCount: 1, checkedCount: 2 });
+    expect(applied.json.items.map((i: { name: string }) => i.name)).toEqual(['No alt']);
+    expect(applied.json.skipped).toEqual([
+      {
+        kind: 'newsletter',
+        id: ids['Relative link'],
+        name: 'Relative link',
+        reason: 'edited since the preview: check it again',
+      },
+    ]);
+    const after = await stored();
+    const html = (id: number) => after.find((r) => r.id === id)?.html_content;
+    expect(load(html(ids['No alt'] as number))('img').attr('alt')).toBe('team photo');
+    expect(html(ids['Clean tables'] as number)).toBe(clean);
+    expect(
+      (await db.query(`SELECT "html_content" FROM "email_campaigns" WHERE "id" = $1`, [camp.json.id])).rows[0]
+        .html_content,
+    ).toBe(relative);
+    const both2 = await t.call(
+      'POST',
+      '/api/admin/campaigns/fix-html',
+      { dryRun: true, apply: [{ kind: 'newsletter', id: 1, fingerprint: 'x' }] },
+      admin,
+    );
+    expect(both2.status).toBe(400);
   });
 });
 

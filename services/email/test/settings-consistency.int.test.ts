@@ -148,7 +148,10 @@ describe.each([
     (await db.query(`SELECT 1 FROM "mail_settings" WHERE "key" = $1 AND "value" = $2`, [key, value]))
       .rowCount;
 
-  /** Launches a new campaign to the book on `replica`; waits until it is sent; answers who got it. */
+  /**
+   * Launches a new campaign to the book on `replica`; waits until it is sent (a test-mode send:
+   * until that send is done, the campaign staying a draft); answers who got it.
+   */
   const campaign = async (replica: RunningService, tag: string) => {
     const created = await toEmail(replica, 'POST', '/api/admin/email/campaigns', {
       name: tag,
@@ -164,9 +167,12 @@ describe.each([
     });
     expect(launched.status, launched.text).toBe(200);
     await until(
-      async () =>
-        (await toEmail(replica, 'GET', `/api/admin/email/campaigns/${created.json.id}`)).json?.status ===
-        'sent',
+      async () => {
+        const c = (await toEmail(replica, 'GET', `/api/admin/email/campaigns/${created.json.id}`)).json;
+        return launched.json.testMode
+          ? c?.status === 'draft' && c.testSends.last?.status === 'done'
+          : c?.status === 'sent';
+      },
       30_000,
       `${tag} sent`,
     );

@@ -57,6 +57,15 @@ const countsOf = (r: CountsRow | undefined): MailCounts =>
       }
     : { ...NO_MAIL };
 
+/**
+ * Live mail only, unless test mail is asked for: the tracking rows' `test_mode` is the second
+ * column of their campaign index, so the filter narrows the index scan itself.
+ */
+const liveOnly = (includeTest: boolean, alias = 't') =>
+  includeTest ? '' : `AND ${alias}."test_mode" = false`;
+/** The sends whose campaigns a period reads (a test-mode send only when test mail is asked for). */
+const liveSends = (includeTest: boolean) => (includeTest ? '' : 'AND NOT s."test_mode"');
+
 /** Which kind of mailing an email_campaigns row is (a newsletter's sends run as a campaign). */
 const KIND = `CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END`;
 
@@ -115,7 +124,7 @@ export class AnalyticsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Every launched campaign with its mails' totals (all time), newest first. */
-  async campaignTotals(): Promise<CampaignTotals[]> {
+  async campaignTotals(includeTest = false): Promise<CampaignTotals[]> {
     const { rows } = await this.pool.query<
       CountsRow & {
         id: number;
@@ -129,7 +138,9 @@ export class AnalyticsRepository {
       `WITH agg AS (
          SELECT t."campaign_id", ${COUNTS}
          FROM "email_tracking" t
-         WHERE t."campaign_id" IN (SELECT "id"::text FROM "email_campaigns" WHERE "status" <> 'draft' OR "current_send_id" IS NOT NULL)
+         WHERE t."campaign_id" IN (SELECT "id"::text FROM "email_campaigns" WHERE "status" <> 'draft' OR "current_send_id" IS NOT NULL
+                                   ${includeTest ? `OR "id" IN (SELECT "campaign_id" FROM "email_campaign_sends" WHERE "test_mode")` : ''})
+           ${liveOnly(includeTest)}
          GROUP BY t."campaign_id"
        )
        SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status, c."sent_at", c."total_recipients",
@@ -154,12 +165,12 @@ export class AnalyticsRepository {
   }
 
   /** The mails' totals of the given campaigns (all time; a campaign without mail: none). */
-  async countsByCampaign(ids: number[]): Promise<Map<number, MailCounts>> {
+  async countsByCampaign(ids: number[], includeTest = false): Promise<Map<number, MailCounts>> {
     const out = new Map<number, MailCounts>();
     if (!ids.length) return out;
     const { rows } = await this.pool.query<CountsRow & { campaign_id: string }>(
       `SELECT t."campaign_id", ${COUNTS} FROM "email_tracking" t
-       WHERE t."campaign_id" = ANY($1::text[]) GROUP BY t."campaign_id"`,
+       WHERE t."campaign_id" = ANY($1::text[]) ${liveOnly(includeTest)} GROUP BY t."campaign_id"`,
       [ids.map(String)],
     );
     for (const r of rows) out.set(Number(r.campaign_id), countsOf(r));
@@ -199,7 +210,7 @@ export class AnalyticsRepository {
    * window's mails per bucket. The campaigns are found through their sends (a mail is sent
    * while its send runs), so only their tracking rows are read, through the campaign index.
    */
-  async periodData(w: PeriodWindow): Promise<PeriodData> {
+  async periodData(w: PeriodWindow, includeTest = false): Promise<PeriodData> {
     const { rows } = await this.pool.query<
       CountsRow & {
         campaign_id: string;
@@ -210,12 +221,13 @@ export class AnalyticsRepository {
     >(
       `WITH relevant AS (
          SELECT DISTINCT s."campaign_id"::text AS id FROM "email_campaign_sends" s
-         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1
+         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1 ${liveSends(includeTest)}
        )
        SELECT t."campaign_id", to_char((t."sent_at" AT TIME ZONE $4)::date, 'YYYY-MM-DD') AS day,
               t."sent_at" >= $3 AS current, min(t."sent_at") AS first_sent, ${COUNTS}
        FROM "email_tracking" t
        WHERE t."campaign_id" IN (SELECT id FROM relevant) AND t."sent_at" >= $1 AND t."sent_at" < $2
+         ${liveOnly(includeTest)}
        GROUP BY 1, 2, 3`,
       [w.previousFrom, w.to, w.from, w.timeZone],
     );
@@ -262,14 +274,17 @@ export class AnalyticsRepository {
    * unsubscribed, each once, in the bucket of the moment they did (their tracking row's time,
    * found through the event written with it).
    */
-  async activity(w: PeriodWindow): Promise<Map<number, Omit<TrendPoint, 'date' | 'sent'>>> {
+  async activity(
+    w: PeriodWindow,
+    includeTest = false,
+  ): Promise<Map<number, Omit<TrendPoint, 'date' | 'sent'>>> {
     // One pass over the window's events: each event gives one fact (what, when, which mail);
     // DISTINCT keeps one per mail and bucket (hashed, no sort), then they are counted.
     const { rows } = await this.pool.query<{ bucket: number; kind: string; n: number }>(
       `SELECT bucket, kind, count(*)::int AS n FROM (
          SELECT DISTINCT ((f.at AT TIME ZONE $3)::date - $4::date) / $5::int AS bucket, f.kind, e."tracking_id"
          FROM "email_events" e
-         JOIN "email_tracking" t ON t."tracking_id" = e."tracking_id"
+         JOIN "email_tracking" t ON t."tracking_id" = e."tracking_id" ${liveOnly(includeTest)}
          JOIN "email_campaigns" c ON c."id"::text = t."campaign_id"
          CROSS JOIN LATERAL (
            SELECT CASE e."event_type"
@@ -302,7 +317,11 @@ export class AnalyticsRepository {
   }
 
   /** Address books as segments: their contacts now, and their mails sent in the current window. */
-  async segments(w: PeriodWindow, limit: number): Promise<{ rows: SegmentRow[]; truncated: boolean }> {
+  async segments(
+    w: PeriodWindow,
+    limit: number,
+    includeTest = false,
+  ): Promise<{ rows: SegmentRow[]; truncated: boolean }> {
     const { rows } = await this.pool.query<{
       id: number;
       name: string;
@@ -315,7 +334,7 @@ export class AnalyticsRepository {
     }>(
       `WITH relevant AS (
          SELECT DISTINCT s."campaign_id"::text AS id FROM "email_campaign_sends" s
-         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1
+         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1 ${liveSends(includeTest)}
        ), mails AS (
          SELECT ct."address_book_id",
                 count(*)::int AS sent,
@@ -325,6 +344,7 @@ export class AnalyticsRepository {
          -- A campaign mail's contact_id is its recipient's contact id (a bigint) as text, or null.
          JOIN "email_contacts" ct ON ct."id" = t."contact_id"::bigint
          WHERE t."campaign_id" IN (SELECT id FROM relevant) AND t."sent_at" >= $1 AND t."sent_at" < $2
+           ${liveOnly(includeTest)}
          GROUP BY 1
        )
        SELECT b.*, m.sent, m.delivered, m.engaged
@@ -384,6 +404,7 @@ export class AnalyticsRepository {
   async engagement(
     campaignId: number,
     limit = ENGAGEMENT_REPORT_LIMIT,
+    includeTest = false,
   ): Promise<{
     counts: MailCounts;
     opens: EngagementOpen[];
@@ -396,8 +417,12 @@ export class AnalyticsRepository {
     // contact does not rewrite who received the mail.
     const person = `t."email", t."contact_id", r."first_name", r."last_name", r."company"`;
     const from = `FROM "email_tracking" t LEFT JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"`;
+    const live = liveOnly(includeTest);
     const [summary, opens, proxy, clicks] = await Promise.all([
-      this.pool.query<CountsRow>(`SELECT ${COUNTS} FROM "email_tracking" t WHERE t."campaign_id" = $1`, [id]),
+      this.pool.query<CountsRow>(
+        `SELECT ${COUNTS} FROM "email_tracking" t WHERE t."campaign_id" = $1 ${live}`,
+        [id],
+      ),
       this.pool.query<
         PersonRow & {
           opened_at: Date;
@@ -407,7 +432,7 @@ export class AnalyticsRepository {
         }
       >(
         `SELECT ${person}, t."opened_at", t."last_opened_at", t."open_count", t."device_type"
-         ${from} WHERE t."campaign_id" = $1 AND t."opened_at" IS NOT NULL
+         ${from} WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NOT NULL
          ORDER BY t."opened_at" DESC, t."id" LIMIT $2`,
         [id, limit + 1],
       ),
@@ -421,7 +446,7 @@ export class AnalyticsRepository {
            FROM "email_events" e
            WHERE e."tracking_id" = t."tracking_id" AND e."event_type" = 'open' AND e."proxy" IS NOT NULL
          ) p
-         WHERE t."campaign_id" = $1 AND t."opened_at" IS NULL AND t."proxy_open_count" > 0 AND p.first_at IS NOT NULL
+         WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NULL AND t."proxy_open_count" > 0 AND p.first_at IS NOT NULL
          ORDER BY p.first_at DESC, t."id" LIMIT $2`,
         [id, limit + 1],
       ),
@@ -434,7 +459,7 @@ export class AnalyticsRepository {
         }
       >(
         `SELECT ${person}, t."clicked_at", t."last_clicked_at", t."click_count", t."last_click_url"
-         ${from} WHERE t."campaign_id" = $1 AND t."clicked_at" IS NOT NULL
+         ${from} WHERE t."campaign_id" = $1 ${live} AND t."clicked_at" IS NOT NULL
          ORDER BY t."clicked_at" DESC, t."id" LIMIT $2`,
         [id, limit + 1],
       ),

@@ -22,11 +22,16 @@ export async function engagementReport(
   repo: AnalyticsRepository,
   campaign: EngagementReportResponse['campaign'],
   campaignId: number | null = campaign.id,
+  includeTest = false,
 ): Promise<EngagementReportResponse> {
-  const r = campaignId === null ? NO_ENGAGEMENT : await repo.engagement(campaignId);
+  const r =
+    campaignId === null
+      ? NO_ENGAGEMENT
+      : await repo.engagement(campaignId, ENGAGEMENT_REPORT_LIMIT, includeTest);
   const p = performanceOf(r.counts);
   return {
     success: true as const,
+    includesTestMail: includeTest,
     campaign,
     engagementReport: {
       opens: r.opens,

@@ -8,6 +8,7 @@ import {
   EmailAnalyticsResponse,
   EngagementReportResponse,
   ErrorBody,
+  IncludeTestQuery,
 } from '@parley/contracts';
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
 import { domainOf } from '../deliverability/dns.ts';
@@ -57,13 +58,18 @@ export async function analyticsRoutes(
 
   app.get(
     '/api/admin/email/analytics',
-    { onRequest: admin, schema: { response: { 200: EmailAnalyticsResponse, ...errors } } },
-    async (_request, reply) => {
+    {
+      onRequest: admin,
+      schema: { querystring: IncludeTestQuery, response: { 200: EmailAnalyticsResponse, ...errors } },
+    },
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const campaigns = await repo.campaignTotals();
+      const includeTest = request.query.includeTest === true;
+      const campaigns = await repo.campaignTotals(includeTest);
       const all = campaigns.reduce<MailCounts>((sum, c) => addCounts(sum, c.counts), { ...NO_MAIL });
       const p = performanceOf(all);
       return {
+        includesTestMail: includeTest,
         totalSent: p.totalSent,
         totalDelivered: p.totalDelivered,
         totalOpened: p.totalOpened,
@@ -124,11 +130,12 @@ export async function analyticsRoutes(
     async (request, reply): Promise<AdvancedAnalyticsResponse> => {
       reply.header('cache-control', 'no-store');
       const w = await windowOf(request.query);
+      const includeTest = request.query.includeTest === true;
       const fromEmail = (await repo.settingsFromEmail()) ?? ctx.fallbackFrom;
       const [data, activity, segments, audience, authentication] = await Promise.all([
-        repo.periodData(w),
-        repo.activity(w),
-        repo.segments(w, SEGMENT_LIMIT),
+        repo.periodData(w, includeTest),
+        repo.activity(w, includeTest),
+        repo.segments(w, SEGMENT_LIMIT, includeTest),
         repo.audienceTotals(),
         auth.status(domainOf(fromEmail)),
       ]);
@@ -141,6 +148,7 @@ export async function analyticsRoutes(
       const performance = performanceOf(current);
       return {
         ...windowFields(w),
+        includesTestMail: includeTest,
         bucket: w.period === '1y' ? 'week' : 'day',
         campaignPerformance: performance,
         previousPerformance: performanceOf(previous),
@@ -190,9 +198,11 @@ export async function analyticsRoutes(
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const w = await windowOf(request.query);
-      const { rows, current } = comparison(await repo.periodData(w));
+      const includeTest = request.query.includeTest === true;
+      const { rows, current } = comparison(await repo.periodData(w, includeTest));
       return {
         ...windowFields(w),
+        includesTestMail: includeTest,
         campaigns: rows.slice(0, COMPARISON_LIMIT),
         truncated: rows.length > COMPARISON_LIMIT,
         totals: performanceOf(current),
@@ -205,11 +215,16 @@ export async function analyticsRoutes(
     '/api/admin/email/campaigns/:id/engagement-report',
     {
       onRequest: admin,
-      schema: { params: CampaignIdParams, response: { 200: EngagementReportResponse, ...errors } },
+      schema: {
+        params: CampaignIdParams,
+        querystring: IncludeTestQuery,
+        response: { 200: EngagementReportResponse, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return engagementReport(repo, await repo.campaign(request.params.id));
+      const campaign = await repo.campaign(request.params.id);
+      return engagementReport(repo, campaign, campaign.id, request.query.includeTest === true);
     },
   );
 }

@@ -9,6 +9,7 @@ import {
   type CampaignRecipient,
   type CampaignStatus,
   SUBJECT_TIP_LENGTH,
+  type TestSendSummary,
 } from '@parley/contracts';
 import { badRequest, conflict, notFound } from '@parley/kit';
 import type pg from 'pg';
@@ -56,6 +57,14 @@ interface CampaignRow {
   s_unknown: number | null;
   s_started_at: Date | null;
   s_finished_at: Date | null;
+  // the test-mode sends: how many, and the newest
+  test_sends: number;
+  ts_id: number | null;
+  ts_status: TestSendSummary['status'] | null;
+  ts_total: number | null;
+  ts_original: number | null;
+  ts_started_at: Date | null;
+  ts_finished_at: Date | null;
 }
 
 export interface LiveCounts {
@@ -71,7 +80,9 @@ const SELECT = `
   SELECT c.*, t.opens, t.clicks, t.bounces, t.unsubscribes,
          s."kind" AS s_kind, s."status"::text AS s_status, s."test_mode" AS s_test_mode, s."total" AS s_total,
          s."original_recipients" AS s_original, s."sent_count" AS s_sent, s."failed_count" AS s_failed,
-         s."unknown_count" AS s_unknown, s."started_at" AS s_started_at, s."finished_at" AS s_finished_at
+         s."unknown_count" AS s_unknown, s."started_at" AS s_started_at, s."finished_at" AS s_finished_at,
+         ts.n AS test_sends, tl."id" AS ts_id, tl."status"::text AS ts_status, tl."total" AS ts_total,
+         tl."original_recipients" AS ts_original, tl."started_at" AS ts_started_at, tl."finished_at" AS ts_finished_at
   FROM "email_campaigns" c
   LEFT JOIN "email_campaign_sends" s ON s."id" = c."current_send_id"
   LEFT JOIN LATERAL (
@@ -79,8 +90,13 @@ const SELECT = `
            count(*) FILTER (WHERE "clicked_at" IS NOT NULL) AS clicks,
            count(*) FILTER (WHERE "bounced_at" IS NOT NULL) AS bounces,
            count(*) FILTER (WHERE "unsubscribed_at" IS NOT NULL) AS unsubscribes
-    FROM "email_tracking" WHERE "campaign_id" = c."id"::text
-  ) t ON true`;
+    FROM "email_tracking" WHERE "campaign_id" = c."id"::text AND "test_mode" = false
+  ) t ON true
+  LEFT JOIN LATERAL (
+    SELECT count(*)::int AS n, max(x."id") AS last_id
+    FROM "email_campaign_sends" x WHERE x."campaign_id" = c."id" AND x."test_mode"
+  ) ts ON true
+  LEFT JOIN "email_campaign_sends" tl ON tl."id" = ts.last_id`;
 
 export function parseIdList(value: unknown, label: string): number[] {
   let list: unknown = value;
@@ -112,7 +128,7 @@ const parsedList = (text: string): number[] => {
   }
 };
 
-function toCampaign(r: CampaignRow, live: LiveCounts | null): Campaign {
+function toCampaign(r: CampaignRow, live: LiveCounts | null, test: LiveCounts | null): Campaign {
   const opens = Number(r.opens ?? 0);
   const clicks = Number(r.clicks ?? 0);
   const bounces = Math.max(r.bounce_count, Number(r.bounces ?? 0));
@@ -161,6 +177,22 @@ function toCampaign(r: CampaignRow, live: LiveCounts | null): Campaign {
     clickRate: rate(clicks, r.sent_count),
     subjectTip: subjectTip(r.subject),
     progress,
+    testSends: {
+      count: r.test_sends ?? 0,
+      last:
+        r.ts_id === null || r.ts_status === null
+          ? null
+          : {
+              sendId: r.ts_id,
+              status: r.ts_status,
+              recipients: r.ts_total ?? 0,
+              originalRecipients: r.ts_original ?? 0,
+              sent: test?.sent ?? 0,
+              failed: (test?.failed ?? 0) + (test?.unknown ?? 0),
+              startedAt: r.ts_started_at?.toISOString() ?? null,
+              finishedAt: r.ts_finished_at?.toISOString() ?? null,
+            },
+    },
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -308,9 +340,17 @@ export class CampaignsRepository implements FixableDrafts {
     const active = rows
       .filter((r) => r.current_send_id !== null && (r.s_status === 'sending' || r.s_status === 'paused'))
       .map((r) => r.current_send_id as number);
-    const live = await this.liveCounts(active);
+    // The newest test send's outcome, counted from its few recipients (the test addresses).
+    const tests = rows.map((r) => r.ts_id).filter((id): id is number => id !== null);
+    const live = await this.liveCounts([...active, ...tests]);
     return rows.map((r) =>
-      toCampaign(r, r.current_send_id !== null ? (live.get(r.current_send_id) ?? null) : null),
+      toCampaign(
+        r,
+        r.current_send_id !== null && active.includes(r.current_send_id)
+          ? (live.get(r.current_send_id) ?? null)
+          : null,
+        r.ts_id !== null ? (live.get(r.ts_id) ?? null) : null,
+      ),
     );
   }
 

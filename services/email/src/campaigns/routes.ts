@@ -5,11 +5,14 @@ import {
   CampaignIdParams,
   CampaignInput,
   CampaignList,
+  CampaignMergeCheckBody,
   CampaignProgress,
   CampaignRecipientPage,
   CampaignRecipientsQuery,
   DeletedResponse,
   ErrorBody,
+  MergeCheckResponse,
+  plural,
   ResendCampaignBody,
   SAMPLE_CONTACT,
   SendCampaignBody,
@@ -128,6 +131,31 @@ export async function campaignRoutes(
     },
   );
 
+  app.post(
+    '/api/admin/email/campaigns/:id/merge-check',
+    {
+      onRequest: admin,
+      schema: {
+        params: CampaignIdParams,
+        body: CampaignMergeCheckBody,
+        response: { 200: MergeCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const b = request.body;
+      const c = await repo.require(request.params.id);
+      return sender.mergeCheck(
+        { subject: c.subject, html: c.htmlContent, text: c.textContent },
+        {
+          addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
+          contactIds: b.contactIds ?? c.targetContactIds,
+        },
+        b.testMode === true,
+      );
+    },
+  );
+
   for (const action of ['pause', 'resume', 'cancel'] as const) {
     app.post(
       `/api/admin/email/campaigns/:id/${action}`,
@@ -148,13 +176,15 @@ export async function campaignRoutes(
   ): Promise<SendCampaignResponse> => {
     const campaign = await repo.require(id);
     const who = r.testMode
-      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
-      : `${r.recipients} recipient(s)`;
+      ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
+      : plural(r.recipients, 'recipient');
     return {
       success: true,
       message: r.scheduled
         ? `Campaign scheduled for ${campaign.scheduledAt}: ${who}`
-        : `Campaign is being sent to ${who}`,
+        : r.testMode
+          ? `Test-mode send to ${who}; the campaign stays as it was`
+          : `Campaign is being sent to ${who}`,
       campaignId: id,
       sendId: r.sendId,
       testMode: r.testMode,

@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import { BOOK_SELECT } from '../repo/address-books.repository.ts';
 
-/** Campaign mail: every tracking row of a campaign send (test sends of a draft have no campaign id). */
+/**
+ * Campaign mail: every tracking row of a campaign send (test mails of a draft have no campaign
+ * id); the mail of test-mode sends only when asked for.
+ */
 export interface MailTotals {
   sent: number;
   bounced: number;
@@ -34,7 +37,7 @@ const n = (v: string | number | null | undefined) => Number(v ?? 0);
 export class DeliverabilityRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  async counts(windowStart: Date): Promise<DeliverabilityCounts> {
+  async counts(windowStart: Date, includeTest = false): Promise<DeliverabilityCounts> {
     const [contacts, mail] = await Promise.all([
       this.pool.query<{ total: string; unsubscribed: string; bounced: string }>({
         name: 'deliverability_contacts',
@@ -43,7 +46,7 @@ export class DeliverabilityRepository {
                FROM (${BOOK_SELECT}) b`,
       }),
       this.pool.query<Record<string, string>>({
-        name: 'deliverability_mail',
+        name: includeTest ? 'deliverability_mail_all' : 'deliverability_mail',
         text: `SELECT
             count(*) FILTER (WHERE coalesce(t."sent_at", t."bounced_at") IS NOT NULL) AS sent,
             count(t."bounced_at") AS bounced,
@@ -60,7 +63,7 @@ export class DeliverabilityRepository {
             count(t."clicked_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_clicked,
             count(*) FILTER (WHERE t."status" = 'failed' AND t."updated_at" >= $1) AS w_failed
           FROM "email_tracking" t
-          WHERE t."campaign_id" IS NOT NULL`,
+          WHERE t."campaign_id" IS NOT NULL ${includeTest ? '' : 'AND t."test_mode" = false'}`,
         values: [windowStart],
       }),
     ]);

@@ -6,6 +6,7 @@ import {
   DnsCheckQuery,
   DnsCheckResult,
   ErrorBody,
+  IncludeTestQuery,
 } from '@parley/contracts';
 import { HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { Mailer } from '../providers/mailer.ts';
@@ -121,13 +122,17 @@ export async function deliverabilityRoutes(
 
   app.get(
     '/api/admin/email/deliverability',
-    { onRequest: admin, schema: { response: { 200: DeliverabilityReport, ...errors } } },
-    async (_request, reply) => {
+    {
+      onRequest: admin,
+      schema: { querystring: IncludeTestQuery, response: { 200: DeliverabilityReport, ...errors } },
+    },
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      const includeTest = request.query.includeTest === true;
       const windowStart = new Date(Date.now() - DELIVERABILITY_WINDOW_DAYS * 86_400_000);
       const sender = domainOf((await mailer.sender()).address);
       const [counts, campaignDomains] = await Promise.all([
-        repo.counts(windowStart),
+        repo.counts(windowStart, includeTest),
         repo.campaignSenderDomains(windowStart),
       ]);
       const domains = [...new Set([sender, ...campaignDomains])].filter((d) => isDomainName(d));
@@ -145,14 +150,16 @@ export async function deliverabilityRoutes(
         authentication,
       });
       const o = counts.overall;
+      const mails = includeTest ? 'campaign mail (test mail included)' : 'campaign mail';
       return {
+        includesTestMail: includeTest,
         deliverabilityScore: score.score,
         scoreLabel: score.label,
         measured: score.measured,
         basis: score.measured
-          ? `Measured on ${w.sent.toLocaleString('en-US')} campaign mail${w.sent === 1 ? '' : 's'} sent in the last ${DELIVERABILITY_WINDOW_DAYS} days.`
+          ? `Measured on ${w.sent.toLocaleString('en-US')} ${includeTest ? `mail${w.sent === 1 ? '' : 's'} (test mail included)` : `live campaign mail${w.sent === 1 ? '' : 's'}`} sent in the last ${DELIVERABILITY_WINDOW_DAYS} days.`
           : o.sent > 0
-            ? `No campaign mail was sent in the last ${DELIVERABILITY_WINDOW_DAYS} days: there is nothing recent to measure.`
+            ? `No ${mails} was sent in the last ${DELIVERABILITY_WINDOW_DAYS} days: there is nothing recent to measure.`
             : 'Nothing has been sent yet: the score is measured from real sends.',
         windowDays: DELIVERABILITY_WINDOW_DAYS,
         rates: {

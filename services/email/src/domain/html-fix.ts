@@ -1,14 +1,17 @@
 import { type CheerioAPI, load } from 'cheerio';
 import juice from 'juice';
 import { textOfHtml } from './email-html.ts';
+import { type HtmlDiff, htmlDiff } from './html-diff.ts';
 
 /**
  * 'Fix HTML Issues' (POST /api/admin/campaigns/fix-html) for one draft's HTML and text part:
  *
  * - invalid nesting and unclosed or stray tags: the HTML is parsed as browsers parse it (parse5,
  *   the WHATWG algorithm, through cheerio) and written back, so what a mail client's parser would
- *   guess is written out (a <div> inside a <p> closes the <p>, a row outside a table body gets
- *   its <tbody>, a missing </b> is added); a fragment becomes a whole document with a doctype;
+ *   guess is written out (a <div> inside a <p> closes the <p>, a missing </b> is added). What the
+ *   parser adds to well-formed HTML is not an issue and is never reported: the <html>, <head>,
+ *   <body>, <tbody> and <colgroup> it implies, and the end tags HTML lets one leave out (</p>,
+ *   </li>, </td>, </tr>, ...). A fragment stays a fragment; a document without a doctype gets one;
  * - <style> CSS is inlined into style attributes (juice, the inliner MJML uses), keeping what
  *   cannot be inlined (media queries, :hover, @font-face) in <style>;
  * - relative href/src/background URLs become absolute on the public origin (protocol-relative
@@ -46,7 +49,29 @@ const VOID = new Set([
   'wbr',
   'keygen',
 ]);
-const IMPLIED = new Set(['html', 'head', 'body']);
+/** Elements the parser adds around well-formed content: never counted as moved or added. */
+const IMPLIED = new Set(['html', 'head', 'body', 'tbody', 'colgroup']);
+/** Elements whose end tag HTML lets one leave out (WHATWG "optional tags"): never "unclosed". */
+const OPTIONAL_END = new Set([
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'option',
+  'optgroup',
+  'tr',
+  'td',
+  'th',
+  'thead',
+  'tbody',
+  'tfoot',
+  'colgroup',
+  'caption',
+  'rb',
+  'rt',
+  'rtc',
+  'rp',
+]);
 const RAW_TEXT =
   /<(script|style|title|textarea|xmp|noscript)\b((?:[^>"']|"[^"]*"|'[^']*')*)>[\s\S]*?<\/\1\s*>/gi;
 const START_TAG = /<([a-zA-Z][\w:-]*)(?:[^>"']|"[^"]*"|'[^']*')*>/g;
@@ -92,9 +117,42 @@ const declarations = (style: string | undefined) =>
     .sort()
     .join(';');
 
-function serialize($: CheerioAPI): string {
+/**
+ * The tree written back: a document with a doctype; a fragment (no <html> in the source) as a
+ * fragment again, what the parser put in <head> (a <style>) before what it put in <body>.
+ */
+function serialize($: CheerioAPI, fragment: boolean): string {
+  if (fragment) return `${$('head').html() ?? ''}${$('body').html() ?? ''}`;
   const html = $.html();
   return /^\s*<!doctype/i.test(html) ? html : `<!DOCTYPE html>${html}`;
+}
+
+/** Elements of the parsed tree not matched, in order, by the source's start tags (moved or added). */
+function unmatched(source: string[], parsed: string[]): number {
+  let start = 0;
+  while (start < source.length && start < parsed.length && source[start] === parsed[start]) start++;
+  let endS = source.length;
+  let endP = parsed.length;
+  while (endS > start && endP > start && source[endS - 1] === parsed[endP - 1]) {
+    endS--;
+    endP--;
+  }
+  const a = source.slice(start, endS);
+  const b = parsed.slice(start, endP);
+  if (!b.length) return 0;
+  // The longest common subsequence of what is left (small: a fix touches a few elements).
+  if (a.length * b.length > 4_000_000) return b.length;
+  let prev = new Uint32Array(b.length + 1);
+  let row = new Uint32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++)
+      row[j] =
+        a[i - 1] === b[j - 1]
+          ? (prev[j - 1] as number) + 1
+          : Math.max(prev[j] as number, row[j - 1] as number);
+    [prev, row] = [row, prev];
+  }
+  return b.length - (prev[b.length] as number);
 }
 
 /** The absolute form of `value`, or null when it is to stay (absolute, merge field, anchor, empty). */
@@ -150,20 +208,17 @@ export function normalizeEmailHtml(
 
   // 1. Structure: what a browser's parser makes of it.
   let $ = load(input);
+  const fragment = !/<html[\s>]/i.test(input);
   const src = tagsOfSource(input);
   const dom = elementsOf($);
-  if (!/<html[\s>]/i.test(input)) changes.push('wrapped the content in a complete HTML document');
-  else if (!/^\s*(?:<!--[\s\S]*?-->\s*)*<!doctype html/i.test(input)) changes.push('added the HTML doctype');
-  const nestingFixed = src.starts.length !== dom.length || src.starts.some((n, i) => n !== dom[i]);
-  if (nestingFixed) {
-    let differing = Math.abs(dom.length - src.starts.length);
-    for (let i = 0; i < Math.min(dom.length, src.starts.length); i++)
-      if (dom[i] !== src.starts[i]) differing++;
-    changes.push(`fixed invalid nesting (${plural(Math.max(1, differing), 'element')} moved or added)`);
-  }
-  const containers = dom.filter((n) => !VOID.has(n)).length;
-  const closing = src.ends.filter((n) => !VOID.has(n)).length;
-  if (!nestingFixed && closing < containers)
+  if (!fragment && !/^\s*(?:<!--[\s\S]*?-->\s*)*<!doctype html/i.test(input))
+    changes.push('added the HTML doctype');
+  const moved = unmatched(src.starts, dom);
+  if (moved) changes.push(`fixed invalid nesting (${plural(moved, 'element')} moved or added)`);
+  const closable = (n: string) => !VOID.has(n) && !OPTIONAL_END.has(n);
+  const containers = dom.filter(closable).length;
+  const closing = src.ends.filter(closable).length;
+  if (!moved && closing < containers)
     changes.push(`closed ${plural(containers - closing, 'unclosed element')}`);
   if (closing > containers) changes.push(`removed ${plural(closing - containers, 'stray closing tag')}`);
 
@@ -172,7 +227,7 @@ export function normalizeEmailHtml(
     const before = $('*:not(style)')
       .toArray()
       .map((el) => declarations($(el).attr('style')));
-    const inlined = load(serialize($));
+    const inlined = load(serialize($, false));
     // A <style media="..."> is a media query of its own (MJML's Thunderbird rules): kept as it is.
     inlined('style[media]').attr('data-embed', '');
     juice.juiceDocument(inlined, {
@@ -223,7 +278,7 @@ export function normalizeEmailHtml(
   if (alts) changes.push(`added alt text to ${plural(alts, 'image')}`);
 
   if (!changes.length && text?.trim()) return { html: input, text, changes };
-  const html = changes.length ? serialize($) : input;
+  const html = changes.length ? serialize($, fragment) : input;
 
   // 5. The text part.
   let outText = text;
@@ -236,4 +291,32 @@ export function normalizeEmailHtml(
   }
   if (!changes.length) return { html: input, text, changes };
   return { html, text: outText, changes };
+}
+
+/** A draft's fix as 'Fix HTML Issues' proposes it: the changes in words and what they change. */
+export interface HtmlFixProposal extends HtmlFixResult {
+  diff: HtmlDiff;
+  /** The plain-text part it writes (the draft had none), else null. */
+  textWritten: string | null;
+}
+
+/**
+ * The fix of one draft with its diff; `changes` empty when there is nothing to change. The
+ * diff has the last word: a fix whose HTML means the same as the source (what the serialiser
+ * writes differently, never a real change) keeps the source's HTML and reports no HTML change.
+ */
+export function proposeHtmlFix(
+  html: string,
+  opts: { origin: string; text?: string | null | undefined },
+): HtmlFixProposal {
+  const fixed = normalizeEmailHtml(html, opts);
+  const text = opts.text ?? null;
+  const textWritten = fixed.text !== text ? fixed.text : null;
+  if (!fixed.changes.length) return { ...fixed, diff: { hunks: [], truncated: false }, textWritten: null };
+  const diff = htmlDiff(html, fixed.html);
+  if (diff.hunks.length || diff.truncated) return { ...fixed, diff, textWritten };
+  const changes = textWritten
+    ? fixed.changes.filter((c) => c.startsWith('wrote the missing plain-text part'))
+    : [];
+  return { html, text: textWritten ? fixed.text : text, changes, diff, textWritten };
 }

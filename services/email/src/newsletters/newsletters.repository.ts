@@ -88,6 +88,7 @@ export function toNewsletter(r: NewsletterRow, c: Campaign | null): Newsletter {
     openRate: c?.openRate ?? 0,
     clickRate: c?.clickRate ?? 0,
     progress: c?.progress ?? null,
+    testSends: c?.testSends ?? { count: 0, last: null },
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };

@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
 import {
   CAMPAIGN_MESSAGES,
   type ConvertBlogBody,
   DEFAULT_NEWSLETTER_CUSTOMIZATIONS,
+  FIX_HTML_KINDS,
+  type FixHtmlBody,
   type FixHtmlItem,
+  type FixHtmlKind,
   type FixHtmlResponse,
+  MISSING_FIELDS_CONTACT,
   NEWSLETTER_LIMITS,
   NEWSLETTER_MESSAGES,
   type Newsletter,
@@ -15,6 +20,7 @@ import {
   type NewsletterInput,
   type NewsletterPreview,
   type NewsletterSendResponse,
+  plural,
   SAMPLE_CONTACT,
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound } from '@parley/kit';
@@ -25,7 +31,8 @@ import { personalise } from '../campaigns/compose.ts';
 import type { CampaignsRepository, FixableDrafts } from '../campaigns/repo.ts';
 import type { Audience, CampaignSender, LaunchResult } from '../campaigns/sender.ts';
 import { sanitizeEmailHtml, textOfHtml } from '../domain/email-html.ts';
-import { normalizeEmailHtml } from '../domain/html-fix.ts';
+import { proposeHtmlFix } from '../domain/html-fix.ts';
+import type { MergeCheck } from '../domain/merge-check.ts';
 import { buildNewsletter, withPreheader } from '../domain/newsletter-template.ts';
 import type { Mailer } from '../providers/mailer.ts';
 import type { BlogCopyRepository } from '../repo/blog-copy.repository.ts';
@@ -166,22 +173,31 @@ export class NewslettersService {
     });
   }
 
-  /** The mail as a reader sees it (the sample contact's merge fields), sanitised for showing. */
-  async preview(id: number): Promise<NewsletterPreview> {
+  /**
+   * The mail as a reader sees it, sanitised for showing: the sample contact's merge fields, or
+   * (`missing`) a recipient with no first name, last name or company, who sees the fallbacks.
+   */
+  async preview(id: number, contact: 'sample' | 'missing' = 'sample'): Promise<NewsletterPreview> {
     const n = await this.deps.repo.require(id);
+    const who = contact === 'missing' ? MISSING_FIELDS_CONTACT : SAMPLE_CONTACT;
     const html = withPreheader(n.htmlContent, n.preheader);
     const unsubscribe = `${this.deps.origin}/unsubscribe`;
     return {
-      subject: personalise(n.subject, SAMPLE_CONTACT, false),
-      preheader: n.preheader,
-      html: sanitizeEmailHtml(personalise(html, SAMPLE_CONTACT, true, unsubscribe)),
-      text: personalise(
-        n.textContent?.trim() ? n.textContent : textOfHtml(html),
-        SAMPLE_CONTACT,
-        false,
-        unsubscribe,
-      ),
+      subject: personalise(n.subject, who, false),
+      preheader: n.preheader === null ? null : personalise(n.preheader, who, false),
+      html: sanitizeEmailHtml(personalise(html, who, true, unsubscribe)),
+      text: personalise(n.textContent?.trim() ? n.textContent : textOfHtml(html), who, false, unsubscribe),
     };
+  }
+
+  /** The pre-send check of merge fields for the audience the send dialog holds. */
+  async mergeCheck(id: number, audience: NewsletterAudience, testRequested: boolean): Promise<MergeCheck> {
+    const n = await this.deps.repo.require(id);
+    return this.deps.sender.mergeCheck(
+      { subject: n.subject, preheader: n.preheader, html: n.htmlContent, text: n.textContent },
+      resolveAudience(audience),
+      testRequested,
+    );
   }
 
   /** Any status but sending; the companion campaign (sends, recipients) goes with it. */
@@ -194,13 +210,15 @@ export class NewslettersService {
   private async respond(id: number, r: LaunchResult, what: string): Promise<NewsletterSendResponse> {
     const newsletter = await this.deps.repo.require(id);
     const who = r.testMode
-      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
-      : `${r.recipients} recipient(s)`;
+      ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
+      : plural(r.recipients, 'recipient');
     return {
       success: true,
       message: r.scheduled
         ? `Newsletter scheduled for ${newsletter.scheduledAt}: ${who}`
-        : `${what} to ${who}`,
+        : r.testMode
+          ? `Test-mode send to ${who}; the newsletter stays as it was`
+          : `${what} to ${who}`,
       newsletterId: id,
       sendId: r.sendId,
       testMode: r.testMode,
@@ -335,10 +353,11 @@ export class NewslettersService {
 
   // ── analytics ───────────────────────────────────────────────────────────────
 
-  async analytics(id?: number): Promise<NewsletterAnalytics> {
+  async analytics(id?: number, includeTest = false): Promise<NewsletterAnalytics> {
     const list = id === undefined ? await this.deps.repo.list() : [await this.deps.repo.require(id)];
     const counts = await this.deps.analytics.countsByCampaign(
       list.map((n) => n.campaignId).filter((c): c is number => c !== null),
+      includeTest,
     );
     const rows = list.map((n) => {
       const p = performanceOf((n.campaignId !== null ? counts.get(n.campaignId) : undefined) ?? NO_MAIL);
@@ -356,6 +375,7 @@ export class NewslettersService {
     });
     const all = performanceOf([...counts.values()].reduce(addCounts, { ...NO_MAIL }));
     return {
+      includesTestMail: includeTest,
       totalSent: all.totalSent,
       totalOpened: all.totalOpened,
       totalClicked: all.totalClicked,
@@ -366,45 +386,103 @@ export class NewslettersService {
   }
 
   /** The companion campaign's report; before the first send an empty one. */
-  async engagement(id: number): Promise<NewsletterEngagementReport> {
+  async engagement(id: number, includeTest = false): Promise<NewsletterEngagementReport> {
     const n = await this.deps.repo.require(id);
     return engagementReport(
       this.deps.analytics,
       { id: n.id, name: n.name, status: n.status, sentAt: n.sentAt },
       n.campaignId,
+      includeTest,
     );
   }
 
   // ── Fix HTML Issues ─────────────────────────────────────────────────────────
 
-  /** Draft campaigns (not newsletters' companions) and draft newsletters, one at a time. */
-  async fixHtml(): Promise<FixHtmlResponse> {
+  /**
+   * 'Fix HTML Issues' over draft newsletters and draft campaigns (not newsletters' companions):
+   * a dry run proposes each draft's fix with its diff and writes nothing; `apply` fixes the
+   * chosen drafts whose content is still what their proposal was made from; the spec's call
+   * (neither) fixes every draft of `kinds`. A draft is written only with a real change.
+   */
+  async fixHtml(b: FixHtmlBody = {}): Promise<FixHtmlResponse> {
+    if (b.dryRun && b.apply) throw badRequest('Ask for a dry run or apply chosen fixes, not both');
+    const sources: Record<FixHtmlKind, FixableDrafts> = {
+      newsletter: this.deps.repo,
+      campaign: this.deps.campaigns,
+    };
+    const kinds = b.apply ? [...new Set(b.apply.map((a) => a.kind))] : (b.kinds ?? [...FIX_HTML_KINDS]);
     const items: FixHtmlItem[] = [];
+    const skipped: FixHtmlResponse['skipped'] = [];
     let checked = 0;
-    const sources: Array<[FixHtmlItem['kind'], FixableDrafts]> = [
-      ['campaign', this.deps.campaigns],
-      ['newsletter', this.deps.repo],
-    ];
-    for (const [kind, drafts] of sources) {
-      const ids = await drafts.fixableDraftIds();
-      checked += ids.length;
-      for (const id of ids) {
-        const draft = await drafts.draftContent(id);
-        if (!draft) continue;
-        const fixed = normalizeEmailHtml(draft.html, { origin: this.deps.origin, text: draft.text });
-        if (!fixed.changes.length) continue;
-        if (await drafts.replaceDraftContent(id, draft, { html: fixed.html, text: fixed.text }))
-          items.push({ kind, id, name: draft.name, changes: fixed.changes });
+    const propose = async (kind: FixHtmlKind, id: number) => {
+      const draft = await sources[kind].draftContent(id);
+      if (!draft) return null;
+      const p = proposeHtmlFix(draft.html, { origin: this.deps.origin, text: draft.text });
+      const item: FixHtmlItem = {
+        kind,
+        id,
+        name: draft.name,
+        changes: p.changes,
+        fingerprint: fingerprintOf(draft),
+        diff: p.diff,
+        textPart: p.textWritten === null ? null : p.textWritten.slice(0, 2000),
+      };
+      return { draft, fix: p, item };
+    };
+    const write = async (kind: FixHtmlKind, x: NonNullable<Awaited<ReturnType<typeof propose>>>) =>
+      sources[kind].replaceDraftContent(x.item.id, x.draft, { html: x.fix.html, text: x.fix.text });
+
+    if (b.apply) {
+      const fixable = new Map<FixHtmlKind, Set<number>>();
+      for (const kind of kinds) fixable.set(kind, new Set(await sources[kind].fixableDraftIds()));
+      for (const choice of b.apply) {
+        checked++;
+        const x = fixable.get(choice.kind)?.has(choice.id) ? await propose(choice.kind, choice.id) : null;
+        const name = x?.draft.name ?? '';
+        const skip = (reason: string) => skipped.push({ kind: choice.kind, id: choice.id, name, reason });
+        if (!x) skip('not a draft any more (or deleted)');
+        else if (x.item.fingerprint !== choice.fingerprint) skip('edited since the preview: check it again');
+        else if (!x.item.changes.length) skip('nothing to fix any more');
+        else if (await write(choice.kind, x)) items.push(x.item);
+        else skip('changed or sent while it was being fixed: check it again');
+      }
+    } else {
+      for (const kind of kinds) {
+        const ids = await sources[kind].fixableDraftIds();
+        checked += ids.length;
+        for (const id of ids) {
+          const x = await propose(kind, id);
+          if (!x?.item.changes.length) continue;
+          if (b.dryRun || (await write(kind, x))) items.push(x.item);
+        }
       }
     }
+    const drafts = (n: number) => `${n} draft${n === 1 ? '' : 's'}`;
     return {
       success: true,
-      fixedCount: items.length,
+      dryRun: b.dryRun === true,
+      kinds,
+      fixedCount: b.dryRun ? 0 : items.length,
       checkedCount: checked,
       items,
-      message: items.length
-        ? `Fixed the HTML of ${items.length} of ${checked} draft(s)`
-        : `No HTML issues found in ${checked} draft(s)`,
+      skipped,
+      message: b.dryRun
+        ? items.length
+          ? `${items.length} of ${drafts(checked)} can be fixed; nothing was changed yet`
+          : `No HTML issues found in ${drafts(checked)}`
+        : items.length
+          ? `Fixed the HTML of ${items.length} of ${drafts(checked)}`
+          : skipped.length
+            ? `Nothing was fixed: ${skipped.length} of ${drafts(checked)} left as they are`
+            : `No HTML issues found in ${drafts(checked)}`,
     };
   }
 }
+
+/** What a proposal was made from: the draft's HTML and text part. */
+export const fingerprintOf = (d: { html: string; text: string | null }) =>
+  createHash('sha256')
+    .update(d.html)
+    .update(d.text === null ? '\u0001' : `\u0000${d.text}`)
+    .digest('base64url')
+    .slice(0, 22);

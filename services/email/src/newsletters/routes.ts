@@ -3,7 +3,10 @@ import {
   ConvertBlogParams,
   DeletedResponse,
   ErrorBody,
+  FixHtmlBody,
   FixHtmlResponse,
+  IncludeTestQuery,
+  MergeCheckResponse,
   Newsletter,
   NewsletterAnalytics,
   NewsletterAudience,
@@ -14,7 +17,9 @@ import {
   NewsletterIdParams,
   NewsletterInput,
   NewsletterList,
+  NewsletterMergeCheckBody,
   NewsletterPreview,
+  NewsletterPreviewQuery,
   NewsletterSendResponse,
   ResendNewsletterBody,
   ScheduleNewsletterBody,
@@ -96,10 +101,13 @@ export async function newsletterRoutes(
 
   app.get(
     '/api/admin/newsletters/analytics',
-    { onRequest: admin, schema: { response: { 200: NewsletterAnalytics, ...errors } } },
-    async (_request, reply) => {
+    {
+      onRequest: admin,
+      schema: { querystring: IncludeTestQuery, response: { 200: NewsletterAnalytics, ...errors } },
+    },
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.analytics();
+      return service.analytics(undefined, request.query.includeTest === true);
     },
   );
 
@@ -127,11 +135,24 @@ export async function newsletterRoutes(
 
   app.post(
     '/api/admin/campaigns/fix-html',
-    { onRequest: admin, schema: { response: { 200: FixHtmlResponse, ...errors } } },
+    {
+      onRequest: admin,
+      // The spec's call sends no body: every draft fixed at once. The screen asks for a dry run first.
+      preValidation: emptyBody,
+      schema: { body: FixHtmlBody, response: { 200: FixHtmlResponse, ...errors } },
+    },
     async (request) => {
-      const r = await service.fixHtml();
+      const r = await service.fixHtml(request.body);
       request.log.info(
-        { fixed: r.fixedCount, checked: r.checkedCount, by: request.admin?.adminId },
+        {
+          dryRun: r.dryRun,
+          kinds: r.kinds,
+          fixed: r.fixedCount,
+          proposed: r.dryRun ? r.items.length : undefined,
+          skipped: r.skipped.length,
+          checked: r.checkedCount,
+          by: request.admin?.adminId,
+        },
         'fix html',
       );
       return r;
@@ -164,11 +185,31 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/preview',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterPreview, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: NewsletterPreviewQuery,
+        response: { 200: NewsletterPreview, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.preview(request.params.id);
+      return service.preview(request.params.id, request.query.contact);
+    },
+  );
+
+  app.post(
+    '/api/admin/newsletters/:id/merge-check',
+    {
+      onRequest: admin,
+      schema: {
+        params: NewsletterIdParams,
+        body: NewsletterMergeCheckBody,
+        response: { 200: MergeCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.mergeCheck(request.params.id, request.body.audience, request.body.testMode === true);
     },
   );
 
@@ -269,11 +310,15 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/analytics',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterAnalytics, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: IncludeTestQuery,
+        response: { 200: NewsletterAnalytics, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.analytics(request.params.id);
+      return service.analytics(request.params.id, request.query.includeTest === true);
     },
   );
 
@@ -281,11 +326,15 @@ export async function newsletterRoutes(
     '/api/admin/newsletters/:id/engagement-report',
     {
       onRequest: admin,
-      schema: { params: NewsletterIdParams, response: { 200: NewsletterEngagementReport, ...errors } },
+      schema: {
+        params: NewsletterIdParams,
+        querystring: IncludeTestQuery,
+        response: { 200: NewsletterEngagementReport, ...errors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.engagement(request.params.id);
+      return service.engagement(request.params.id, request.query.includeTest === true);
     },
   );
 }

@@ -53,12 +53,16 @@ export interface NatsBusOptions {
  * an event goes to the dead letters. traceparent travels in the message headers.
  */
 export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus> {
+  // Said every 5 s while the first connection waits, so a wrong NATS_URL is not silent.
+  const waiting = setInterval(() => opts.logger.warn({ url: opts.url }, 'waiting for NATS'), 5_000);
   const nc: NatsConnection = await connect({
     servers: opts.url,
     name: opts.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
-  });
+    // A service started before NATS (Kubernetes starts them together) waits for it.
+    waitOnFirstConnect: true,
+  }).finally(() => clearInterval(waiting));
   const jsm: JetStreamManager = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS });
   const ensured = new Map<string, Promise<void>>();

@@ -55,3 +55,50 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
     await client.end();
   }
 }
+
+/** Errors that mean "not yet" while a database server or its database is being brought up. */
+const STARTING = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  '57P03', // cannot_connect_now: the server is starting up or shutting down
+  '3D000', // invalid_catalog_name: the database is being created (a Helm hook, an init script)
+]);
+
+/**
+ * Waits until `connectionString` accepts a connection and a query, retrying with backoff
+ * (0.25 s doubling to 5 s) while the server or the database is still coming up, so a service
+ * started before its PostgreSQL (Kubernetes starts them together) waits instead of exiting.
+ * Anything else (a wrong password, a refused TLS) is thrown at once: no wait would fix it.
+ */
+export async function waitForDatabase(
+  connectionString: string,
+  log: (msg: string, reason: string) => void,
+  opts: { maxDelayMs?: number } = {},
+): Promise<void> {
+  let delay = 250;
+  let waitingSince = 0;
+  for (;;) {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      if (waitingSince) log(`the database answers after ${Date.now() - waitingSince} ms`, 'ready');
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      const timedOut = /timeout/i.test((err as Error).message);
+      if (!STARTING.has(code) && !timedOut) throw err;
+      if (!waitingSince) waitingSince = Date.now();
+      log('waiting for the database', code || 'timeout');
+    } finally {
+      await client.end().catch(() => {});
+    }
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, opts.maxDelayMs ?? 5_000);
+  }
+}

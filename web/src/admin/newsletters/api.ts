@@ -3,7 +3,9 @@ import {
   type ContactList,
   type ConvertBlogBody,
   type DeletedResponse,
+  type FixHtmlBody,
   type FixHtmlResponse,
+  type MergeCheckResponse,
   NEWSLETTER_CONTACT_FETCH_LIMIT,
   NEWSLETTER_ERROR_TITLES,
   type Newsletter,
@@ -17,7 +19,7 @@ import {
   type NewsletterPreview,
   type NewsletterSendResponse,
 } from '@parley/contracts';
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import type { ToastInput } from '../../components/toast/index.ts';
 import { apiErrorOf } from '../../lib/api.ts';
 import { sendErrorToast } from '../email/campaigns/api.ts';
@@ -48,7 +50,14 @@ export const PROGRESS_POLL_MS = 1000;
 const ANALYTICS_REFRESH_MS = 5 * 60_000;
 
 export function useNewsletters() {
-  return useQuery<NewsletterList>({ queryKey: [NEWSLETTERS_PATH], staleTime: 0, ...adminQueryRetry });
+  return useQuery<NewsletterList>({
+    queryKey: [NEWSLETTERS_PATH],
+    staleTime: 0,
+    // A test-mode send changes no status: the list is read again until it is done.
+    refetchInterval: (q) =>
+      q.state.data?.some((n) => n.testSends.last?.status === 'sending') ? PROGRESS_POLL_MS * 2 : false,
+    ...adminQueryRetry,
+  });
 }
 
 /** One newsletter, read every second while it is sending (its `progress`), not otherwise. */
@@ -83,11 +92,16 @@ export function useBlogPosts(enabled: boolean) {
   });
 }
 
-/** The rendered, sanitised mail; read each time the preview opens. */
-export function useNewsletterPreview(id: number | null, open: boolean) {
+/**
+ * The rendered, sanitised mail; read each time the preview opens. `missing`: as a recipient with
+ * no first name, last name or company sees it (the fallbacks, or nothing).
+ */
+export function useNewsletterPreview(id: number | null, open: boolean, missing = false) {
   return useQuery<NewsletterPreview>({
-    queryKey: [`${newsletterPath(id ?? 0)}/preview`],
+    queryKey: [`${newsletterPath(id ?? 0)}/preview${missing ? '?contact=missing' : ''}`],
     enabled: open && id !== null,
+    // Switching who it is shown to keeps the last rendering (and the picker) until the next one.
+    placeholderData: keepPreviousData,
     staleTime: 0,
     gcTime: 0,
     ...adminQueryRetry,
@@ -115,6 +129,26 @@ export function useAudienceCount(companies: readonly string[], enabled: boolean)
       }),
     enabled: enabled && sorted.length > 0,
     staleTime: 30_000,
+    ...adminQueryRetry,
+  });
+}
+
+/** The pre-send check of merge fields for the chosen audience (see the campaigns' useMergeCheck). */
+export function useNewsletterMergeCheck(
+  id: number | null,
+  audience: NewsletterAudience | null,
+  testMode: boolean,
+  enabled: boolean,
+) {
+  const path = `${newsletterPath(id ?? 0)}/merge-check`;
+  return useQuery<MergeCheckResponse>({
+    queryKey: [path, audience, testMode],
+    queryFn: () => adminRequest<MergeCheckResponse>('POST', path, { audience, testMode }),
+    enabled: enabled && id !== null && audience !== null,
+    // The last audience's result stays shown while the next one is counted.
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    gcTime: 0,
     ...adminQueryRetry,
   });
 }
@@ -196,7 +230,8 @@ export const unscheduleNewsletter = (id: number) =>
   adminRequest<NewsletterSendResponse>('POST', `${newsletterPath(id)}/unschedule`, {});
 export const resumeNewsletter = (id: number) =>
   adminRequest<NewsletterSendResponse>('POST', `${newsletterPath(id)}/resume`, {});
-export const fixHtml = () => adminRequest<FixHtmlResponse>('POST', FIX_HTML_PATH, {});
+/** 'Fix HTML Issues': a dry run (what would change, per draft) or the chosen fixes. */
+export const fixHtml = (body: FixHtmlBody) => adminRequest<FixHtmlResponse>('POST', FIX_HTML_PATH, body);
 
 // ── the spec's notices (§8) ─────────────────────────────────────────────────
 

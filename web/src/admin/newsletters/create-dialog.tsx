@@ -1,8 +1,9 @@
 import { NEWSLETTER_LIMITS, NEWSLETTER_MESSAGES } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -12,6 +13,7 @@ import {
   labelClass,
 } from '../components/ui.tsx';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { MERGE_FIELD_HELP, MergeFieldMenu } from '../email/campaigns/merge-field-menu.tsx';
 import { createNewsletter, failureToast, refreshNewsletters } from './api.ts';
 
 interface Form {
@@ -43,6 +45,13 @@ export function CreateNewsletterDialog({
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(EMPTY);
   const [tried, setTried] = useState(false);
+  // The merge-field menu inserts at the cursor of these.
+  const refs = {
+    subject: useRef<HTMLInputElement>(null),
+    preheader: useRef<HTMLInputElement>(null),
+    htmlContent: useRef<HTMLTextAreaElement>(null),
+    textContent: useRef<HTMLTextAreaElement>(null),
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -80,6 +89,7 @@ export function CreateNewsletterDialog({
       </label>
       <input
         id={`${id}-${k}`}
+        ref={k === 'name' ? undefined : refs[k]}
         className={inputClass}
         value={form[k]}
         maxLength={max}
@@ -88,6 +98,9 @@ export function CreateNewsletterDialog({
         aria-describedby={bad(k) ? alertId : undefined}
         onChange={(e) => set(k)(e.target.value)}
       />
+      {k === 'name' ? null : (
+        <MergeFieldMenu target={refs[k]} value={form[k]} onChange={set(k)} fieldLabel={label} />
+      )}
     </div>
   );
 
@@ -100,13 +113,12 @@ export function CreateNewsletterDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           setTried(true);
-          if (missing.length === 0) create.mutate();
+          if (missing.length) return [NEWSLETTER_MESSAGES.required];
+          create.mutate();
         }}
       >
         {input('name', 'Name', NEWSLETTER_LIMITS.name)}
@@ -118,13 +130,23 @@ export function CreateNewsletterDialog({
           </label>
           <textarea
             id={`${id}-html`}
+            ref={refs.htmlContent}
             rows={8}
             className={clsx(inputClass, 'font-mono text-xs')}
             value={form.htmlContent}
             required
             aria-invalid={bad('htmlContent') ? true : undefined}
-            aria-describedby={bad('htmlContent') ? alertId : undefined}
+            aria-describedby={clsx(`${id}-html-hint`, bad('htmlContent') && alertId)}
             onChange={(e) => set('htmlContent')(e.target.value)}
+          />
+          <p id={`${id}-html-hint`} className="mt-1 text-xs text-slate-400">
+            {MERGE_FIELD_HELP}
+          </p>
+          <MergeFieldMenu
+            target={refs.htmlContent}
+            value={form.htmlContent}
+            onChange={set('htmlContent')}
+            fieldLabel="HTML content"
           />
         </div>
         <div>
@@ -142,6 +164,12 @@ export function CreateNewsletterDialog({
           <p id={`${id}-text-hint`} className="mt-1 text-xs text-slate-400">
             For mail clients that show no HTML; made from the HTML when left empty.
           </p>
+          <MergeFieldMenu
+            target={refs.textContent}
+            value={form.textContent}
+            onChange={set('textContent')}
+            fieldLabel="Text content"
+          />
         </div>
         <div id={alertId}>
           <FormAlert message={tried && missing.length ? NEWSLETTER_MESSAGES.required : null} />
@@ -150,7 +178,7 @@ export function CreateNewsletterDialog({
           <CancelButton onCancel={() => onOpenChange(false)} />
           <BusyButton busy={create.isPending}>Create Newsletter</BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
     </AudienceDialog>
   );
 }

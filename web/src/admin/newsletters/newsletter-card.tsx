@@ -18,6 +18,7 @@ import { formatShortDateTime } from '../../lib/time.ts';
 import { Badge, cardClass, ProgressBar, primaryButton, secondaryButton } from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS } from '../email/campaigns/api.ts';
+import { TestSendsLine } from '../email/campaigns/test-sends.tsx';
 import { refreshNewsletters, useSendingNewsletter } from './api.ts';
 
 export type NewsletterAction =
@@ -83,6 +84,7 @@ export function NewsletterCard({
         <Fact label="Recipients" value={formatCount(n.totalRecipients)} testId="newsletter-recipients" />
       </dl>
       {n.status === 'sending' || n.status === 'paused' ? <SendProgress newsletter={n} /> : null}
+      <TestSendsLine testSends={n.testSends} />
       <div className="min-h-3 flex-1" />
       <div className="flex flex-wrap gap-2 border-t border-navy-800 pt-3">
         {act('preview', 'Preview', <Eye className={icon} aria-hidden="true" />)}

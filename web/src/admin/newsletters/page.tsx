@@ -1,5 +1,4 @@
-import type { FixHtmlResponse } from '@parley/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   FileText,
   MailOpen,
@@ -14,51 +13,16 @@ import {
 import { useRef, useState } from 'react';
 import { returnFocusTo } from '../../components/dialog-focus.ts';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
-import { toast } from '../../components/toast/index.ts';
-import { BusyButton, PageHeader, primaryButton, StatCard, secondaryButton } from '../components/ui.tsx';
+import { PageHeader, primaryButton, StatCard, secondaryButton } from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
 import { formatRate } from '../email/campaigns/api.ts';
-import { failureToast, fixHtml, refreshNewsletters, useNewsletterAnalytics, useNewsletters } from './api.ts';
+import { refreshNewsletters, useNewsletterAnalytics, useNewsletters } from './api.ts';
 import { ConvertTab } from './convert-tab.tsx';
 import { CreateNewsletterDialog } from './create-dialog.tsx';
+import { FixHtmlDialog } from './fix-html-dialog.tsx';
 import { NewslettersTab } from './newsletters-tab.tsx';
 
 type NewsletterTab = 'newsletters' | 'convert';
-
-/** How many repaired drafts the Fix HTML notice names. */
-const FIXES_LISTED = 3;
-
-/** The Fix HTML notice: how many drafts changed, and what changed in the first few. */
-function fixedToast(r: FixHtmlResponse) {
-  const changed = r.items.filter((i) => i.changes.length);
-  return {
-    title: r.fixedCount
-      ? `Fixed HTML in ${formatCount(r.fixedCount)} draft${r.fixedCount === 1 ? '' : 's'}`
-      : 'No HTML issues found',
-    description: (
-      <div data-testid="fix-html-result">
-        <p>
-          {r.fixedCount
-            ? `${formatCount(r.fixedCount)} of ${formatCount(r.checkedCount)} drafts changed.`
-            : `${formatCount(r.checkedCount)} draft${r.checkedCount === 1 ? '' : 's'} checked; nothing to change.`}
-        </p>
-        {changed.length ? (
-          <ul className="mt-1 list-disc space-y-0.5 pl-4">
-            {changed.slice(0, FIXES_LISTED).map((i) => (
-              <li key={`${i.kind}-${i.id}`}>
-                {i.name} ({i.kind}): {i.changes.join(', ')}
-              </li>
-            ))}
-            {changed.length > FIXES_LISTED ? (
-              <li>and {formatCount(changed.length - FIXES_LISTED)} more</li>
-            ) : null}
-          </ul>
-        ) : null}
-      </div>
-    ),
-    duration: 10_000,
-  };
-}
 
 /**
  * Newsletters (/admin/newsletters, email marketing §2 "Newsletter screen"): Fix HTML Issues,
@@ -69,18 +33,11 @@ export default function NewslettersPage() {
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<NewsletterTab>('newsletters');
   const [createOpen, setCreateOpen] = useState(false);
+  const [fixOpen, setFixOpen] = useState(false);
   const createButton = useRef<HTMLButtonElement>(null);
+  const fixButton = useRef<HTMLButtonElement>(null);
   const newsletters = useNewsletters();
   const analytics = useNewsletterAnalytics();
-
-  const fix = useMutation({
-    mutationFn: fixHtml,
-    onSuccess: async (r) => {
-      toast(fixedToast(r));
-      await refreshNewsletters(queryClient);
-    },
-    onError: (err) => toast(failureToast('fixHtml', err)),
-  });
 
   const a = analytics.data;
   const refreshing = analytics.isFetching || newsletters.isFetching;
@@ -103,15 +60,15 @@ export default function NewslettersPage() {
         description="Turn blog posts into newsletters, send or schedule them, and read their engagement."
         actions={
           <>
-            <BusyButton
+            <button
+              ref={fixButton}
               type="button"
-              busy={fix.isPending}
-              icon={Wrench}
               className={secondaryButton}
-              onClick={() => fix.mutate()}
+              onClick={() => setFixOpen(true)}
             >
+              <Wrench className={icon} aria-hidden="true" />
               Fix HTML Issues
-            </BusyButton>
+            </button>
             <button
               type="button"
               className={secondaryButton}
@@ -162,6 +119,11 @@ export default function NewslettersPage() {
         open={createOpen}
         onOpenChange={setCreateOpen}
         onCloseAutoFocus={returnFocusTo(createButton.current)}
+      />
+      <FixHtmlDialog
+        open={fixOpen}
+        onOpenChange={setFixOpen}
+        onCloseAutoFocus={returnFocusTo(fixButton.current)}
       />
     </section>
   );

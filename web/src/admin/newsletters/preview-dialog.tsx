@@ -1,6 +1,7 @@
-import type { Newsletter } from '@parley/contracts';
+import { type Newsletter, SAMPLE_CONTACT } from '@parley/contracts';
+import clsx from 'clsx';
 import { useEffect, useState } from 'react';
-import { ErrorState, LoadingState } from '../components/ui.tsx';
+import { ErrorState, LoadingState, selectClass } from '../components/ui.tsx';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
 import {
   DevicePicker,
@@ -13,7 +14,8 @@ import { useNewsletterPreview } from './api.ts';
 
 /**
  * Newsletter Preview (email marketing §2): the mail as the server renders it for its sample
- * contact (already sanitised), in a sandboxed frame (no script, no same-origin access), at
+ * contact, or for a recipient with missing fields (no name or company: the fallbacks, or the
+ * blanks), already sanitised, in a sandboxed frame (no script, no same-origin access), at
  * desktop or mobile width; its text part in a second tab.
  */
 export function NewsletterPreviewDialog({
@@ -27,10 +29,13 @@ export function NewsletterPreviewDialog({
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
-  const preview = useNewsletterPreview(newsletter?.id ?? null, open);
+  const [missing, setMissing] = useState(false);
+  const preview = useNewsletterPreview(newsletter?.id ?? null, open, missing);
   const [device, setDevice] = useState<PreviewDevice>(initialPreviewDevice);
   useEffect(() => {
-    if (open) setDevice(initialPreviewDevice());
+    if (!open) return;
+    setDevice(initialPreviewDevice());
+    setMissing(false);
   }, [open]);
 
   const p = preview.data;
@@ -65,7 +70,20 @@ export function NewsletterPreviewDialog({
               </div>
             ) : null}
           </dl>
-          <DevicePicker devices={['desktop', 'mobile']} device={device} onSelect={setDevice} />
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+            <DevicePicker devices={['desktop', 'mobile']} device={device} onSelect={setDevice} />
+            <label className="flex items-center gap-2 text-sm text-slate-200">
+              <span>Preview as</span>
+              <select
+                className={clsx(selectClass, 'w-auto py-1.5')}
+                value={missing ? 'missing' : 'sample'}
+                onChange={(e) => setMissing(e.target.value === 'missing')}
+              >
+                <option value="sample">{`Sample contact (${SAMPLE_CONTACT.firstName} ${SAMPLE_CONTACT.lastName}, ${SAMPLE_CONTACT.company})`}</option>
+                <option value="missing">A recipient with missing fields (no name, no company)</option>
+              </select>
+            </label>
+          </div>
           <MailPreviewTabs
             device={device}
             title={`Newsletter preview of ${newsletter?.name ?? 'the newsletter'}`}
@@ -73,7 +91,7 @@ export function NewsletterPreviewDialog({
             text={p.text || 'No text part.'}
             frameTestId="newsletter-preview-frame"
             textTestId="newsletter-preview-text"
-            frameHeight="h-[32rem]"
+            frameHeight={512}
           />
         </div>
       )}

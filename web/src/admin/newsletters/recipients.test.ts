@@ -53,6 +53,9 @@ describe('newsletter recipients', () => {
     expect(sendLabel(false, 1200)).toBe('Send to 1,200 Contacts');
     expect(sendLabel(true, 2)).toBe('Resend to 2 Contacts');
     expect(sendLabel(false, null)).toBe('Send to … Contacts');
+    // Test mode: where the mail really goes (issue 35: it said 8 Contacts and sent to 2).
+    expect(sendLabel(false, 8, 2)).toBe('Send to 2 test addresses (test mode)');
+    expect(sendLabel(false, 8, 1)).toBe('Send to 1 test address (test mode)');
   });
 
   it('needs a date and a time in the future', () => {

@@ -66,9 +66,15 @@ export function selectAllState<T>(selected: readonly T[], shown: readonly T[]): 
   return n === 0 ? 'none' : n === shown.length ? 'all' : 'some';
 }
 
-/** "Send to N Contacts" / "Resend to N Contacts" (the spec's button, whatever N). */
-export const sendLabel = (resend: boolean, n: number | null) =>
-  `${resend ? 'Resend' : 'Send'} to ${n === null ? '…' : n.toLocaleString('en-US')} Contacts`;
+/**
+ * What the send button does: "Send to N Contacts" / "Resend to N Contacts" (the spec's button,
+ * whatever N), or in test mode (`testAddresses` given) where the mail really goes: "Send to 2
+ * test addresses (test mode)".
+ */
+export const sendLabel = (resend: boolean, n: number | null, testAddresses: number | null = null) =>
+  testAddresses !== null
+    ? `Send to ${testAddresses.toLocaleString('en-US')} test address${testAddresses === 1 ? '' : 'es'} (test mode)`
+    : `${resend ? 'Resend' : 'Send'} to ${n === null ? '…' : n.toLocaleString('en-US')} Contacts`;
 
 /**
  * A schedule's date (YYYY-MM-DD) and time (HH:MM) in the admin's zone as an instant, or why not:

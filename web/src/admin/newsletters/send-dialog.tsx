@@ -1,21 +1,38 @@
 import { NEWSLETTER_MESSAGES, type Newsletter } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, FlaskConical, Send } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { BusyButton, CancelButton, DialogActions, dangerButton, primaryButton } from '../components/ui.tsx';
+import { useFormFeedback } from '../components/form-feedback.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  dangerButton,
+  FormAlert,
+  primaryButton,
+} from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { MergeCheckPanel, needsAcknowledgement } from '../email/campaigns/merge-check-panel.tsx';
 import { useSettings } from '../settings/api.ts';
 import { parseSavedAddresses } from '../settings/testing-rules.ts';
-import { refreshNewsletters, resendNewsletter, sendFailureToast, sendNewsletter } from './api.ts';
+import {
+  refreshNewsletters,
+  resendNewsletter,
+  sendFailureToast,
+  sendNewsletter,
+  useNewsletterMergeCheck,
+} from './api.ts';
 import { RecipientChooser, useRecipientCount } from './recipient-chooser.tsx';
 import { audienceOf, EMPTY_CHOICE, type RecipientChoice, sendLabel } from './recipients.ts';
 
 /**
  * Send or Resend Newsletter (email marketing §2): the three recipient tabs, test mode for a send
- * (only the saved test addresses receive it), and "Send to N Contacts" / "Resend to N Contacts".
- * The recipients go to the server as an audience it resolves.
+ * (only the saved test addresses receive it; the newsletter stays a draft), and a button that
+ * says what will happen: "Send to N Contacts", "Resend to N Contacts", or in test mode "Send to
+ * 2 test addresses (test mode)". The pre-send check of merge fields warns of recipients who will
+ * see a blank, to be acknowledged first. The recipients go to the server as an audience it resolves.
  */
 export function SendNewsletterDialog({
   newsletter,
@@ -41,11 +58,28 @@ export function SendNewsletterDialog({
   const testAddresses = Array.isArray(saved) ? saved : [];
   const test = !resend && (testMode || testEnv);
 
+  /** The last Send found no recipients: said under the chooser (and in a toast). */
+  const [noRecipients, setNoRecipients] = useState<string | null>(null);
+  const feedback = useFormFeedback<HTMLDivElement>();
+
   useEffect(() => {
     if (!open) return;
     setChoice(EMPTY_CHOICE);
     setTestMode(false);
+    setNoRecipients(null);
   }, [open]);
+
+  const audience = audienceOf(choice);
+  const check = useNewsletterMergeCheck(newsletter?.id ?? null, audience, test, open);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [ackError, setAckError] = useState<string | null>(null);
+  const ackBox = useRef<HTMLInputElement>(null);
+  // Another audience or mode, another check: acknowledged again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the check's input changes
+  useEffect(() => {
+    setAcknowledged(false);
+    setAckError(null);
+  }, [open, choice, test]);
 
   const send = useMutation({
     mutationFn: ({ n, audience }: { n: Newsletter; audience: NonNullable<ReturnType<typeof audienceOf>> }) =>
@@ -61,20 +95,28 @@ export function SendNewsletterDialog({
     onError: (err) => toast(sendFailureToast(resend ? 'resend' : 'send', err)),
   });
 
-  const submit = () => {
+  const submit = async () => {
     if (!newsletter) return;
-    const audience = audienceOf(choice);
-    if (!audience || count === 0)
-      return toast({
-        variant: 'destructive',
-        title: NEWSLETTER_MESSAGES.noContacts,
-        description:
-          choice.tab === 'companies'
-            ? 'Please choose at least one company whose contacts receive it.'
-            : choice.tab === 'contacts'
-              ? 'Please select at least one contact.'
-              : 'There are no active contacts to send to.',
-      });
+    if (!audience || count === 0) {
+      const problem =
+        choice.tab === 'companies'
+          ? 'Please choose at least one company whose contacts receive it.'
+          : choice.tab === 'contacts'
+            ? 'Please select at least one contact.'
+            : 'There are no active contacts to send to.';
+      setNoRecipients(problem);
+      toast({ variant: 'destructive', title: NEWSLETTER_MESSAGES.noContacts, description: problem });
+      feedback.report([problem]);
+      return;
+    }
+    setNoRecipients(null);
+    // The check of this very audience, waited for when it is still on its way.
+    const checked = check.isFetching || check.isPlaceholderData ? (await check.refetch()).data : check.data;
+    if (needsAcknowledgement(checked) && !acknowledged) {
+      setAckError('Tick the box to send with these empty merge fields, or fix the newsletter first.');
+      ackBox.current?.focus();
+      return;
+    }
     send.mutate({ n: newsletter, audience });
   };
 
@@ -88,8 +130,18 @@ export function SendNewsletterDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <div className="space-y-4">
-        <RecipientChooser value={choice} onChange={setChoice} count={count} open={open} />
+      <div ref={feedback.ref} className="space-y-4">
+        {feedback.announcer}
+        <RecipientChooser
+          value={choice}
+          onChange={(next) => {
+            setChoice(next);
+            setNoRecipients(null);
+          }}
+          count={count}
+          open={open}
+        />
+        <FormAlert message={noRecipients} />
         {resend ? null : (
           <div className="rounded-lg border border-navy-700 p-3">
             <label className="flex items-start gap-2 text-sm text-slate-200">
@@ -113,6 +165,18 @@ export function SendNewsletterDialog({
             </p>
           </div>
         )}
+        <MergeCheckPanel
+          check={check.data}
+          loading={check.isFetching && !check.data}
+          failed={check.isError}
+          acknowledged={acknowledged}
+          onAcknowledge={(on) => {
+            setAcknowledged(on);
+            if (on) setAckError(null);
+          }}
+          error={ackError}
+          checkboxRef={ackBox}
+        />
         {!test ? (
           <p
             role="note"
@@ -129,9 +193,9 @@ export function SendNewsletterDialog({
             busy={send.isPending}
             icon={test ? FlaskConical : Send}
             className={test ? primaryButton : dangerButton}
-            onClick={submit}
+            onClick={() => void submit()}
           >
-            {sendLabel(resend, count)}
+            {sendLabel(resend, count, test ? testAddresses.length : null)}
           </BusyButton>
         </DialogActions>
       </div>

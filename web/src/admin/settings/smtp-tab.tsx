@@ -2,9 +2,10 @@ import type { MailTransportStatus } from '@parley/contracts';
 import { DEFAULT_SMTP_PORT, MAIL_TRANSPORT_LABELS } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { AlertTriangle, Loader2, Mailbox, Send } from 'lucide-react';
-import { type FormEvent, useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   cardClass,
   FieldError,
@@ -56,7 +57,7 @@ function TestEmailCard() {
       setUnavailable(null);
       toast({
         title: 'Test emails sent successfully',
-        description: res?.message ?? `A test email went to ${to}.`,
+        description: res?.success === false && res.message ? res.message : `A test email went to ${to}.`,
       });
     },
     onError: (err) => {
@@ -68,21 +69,18 @@ function TestEmailCard() {
       });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (send.isPending) return;
     const to = email.trim();
     if (!isEmail(to)) {
       setError('Please enter a valid email');
-      document.getElementById(`${id}-email`)?.focus();
-      return;
+      return ['Please enter a valid email'];
     }
     setError(undefined);
     send.mutate(to);
   };
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       aria-labelledby={`${id}-title`}
       className={`${cardClass} space-y-3 p-4 sm:p-5`}
@@ -118,7 +116,7 @@ function TestEmailCard() {
         )}
         {send.isPending ? 'Sending...' : 'Send Test Email'}
       </button>
-    </form>
+    </AdminForm>
   );
 }
 

@@ -31,8 +31,16 @@ function ScrollTable({ label, children, testId }: { label: string; children: Rea
   );
 }
 
-export function CampaignsSection({ a, period }: { a: AdvancedAnalyticsResponse; period: AnalyticsPeriod }) {
-  const comparison = useCampaignComparison(period, true);
+export function CampaignsSection({
+  a,
+  period,
+  includeTest,
+}: {
+  a: AdvancedAnalyticsResponse;
+  period: AnalyticsPeriod;
+  includeTest: boolean;
+}) {
+  const comparison = useCampaignComparison(period, true, includeTest);
   return (
     <div className="space-y-4">
       <section className={clsx(cardClass, 'p-4 sm:p-5')} aria-labelledby="top-title">

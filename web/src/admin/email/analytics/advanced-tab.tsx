@@ -6,6 +6,7 @@ import {
   type MetricChange,
   type TrendPoint,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { ArrowDownRight, ArrowUpRight, Minus } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -16,6 +17,7 @@ import { formatCount } from '../audience-api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { AudienceSection, CampaignsSection, DeliverabilitySection } from './advanced-sections.tsx';
 import { formatDay, PERIOD_LABELS, TREND_SERIES, useAdvancedAnalytics } from './api.ts';
+import { IncludeTestToggle, mailCounted } from './include-test-toggle.tsx';
 import { changeText, changeTrend, type Trend } from './rates.ts';
 
 /** Recharts (~100 KB gzipped) is loaded with this tab only, never with the site or the rest of the admin. */
@@ -38,7 +40,8 @@ const SECTIONS: TabDef<Section>[] = [
 export function AdvancedAnalyticsTab() {
   const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
   const [section, setSection] = useState<Section>('overview');
-  const advanced = useAdvancedAnalytics(period);
+  const [includeTest, setIncludeTest] = useState(false);
+  const advanced = useAdvancedAnalytics(period, includeTest);
   const a = advanced.data;
   return (
     <div className="space-y-4">
@@ -47,11 +50,14 @@ export function AdvancedAnalyticsTab() {
           <h2 className="text-lg font-semibold text-white">Advanced analytics</h2>
           {a ? (
             <p className="text-xs text-slate-400" data-testid="period-range">
-              {rangeText(a)}
+              {rangeText(a)} · {mailCounted(a.includesTestMail)}
             </p>
           ) : null}
         </div>
-        <PeriodPicker period={period} onChange={setPeriod} busy={advanced.isFetching} />
+        <div className="flex flex-wrap items-end gap-3">
+          <IncludeTestToggle checked={includeTest} onChange={setIncludeTest} />
+          <PeriodPicker period={period} onChange={setPeriod} busy={advanced.isFetching} />
+        </div>
       </div>
       {advanced.isPending ? (
         <LoadingState label="Loading advanced analytics…" />
@@ -71,7 +77,7 @@ export function AdvancedAnalyticsTab() {
           {section === 'overview' ? (
             <Overview a={a} />
           ) : section === 'campaigns' ? (
-            <CampaignsSection a={a} period={period} />
+            <CampaignsSection a={a} period={period} includeTest={includeTest} />
           ) : section === 'audience' ? (
             <AudienceSection a={a} />
           ) : (
@@ -255,7 +261,7 @@ function trendSummary(a: AdvancedAnalyticsResponse): string {
   }`;
 }
 
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const count = plural;
 
 function TrendTable({ trend, week }: { trend: TrendPoint[]; week: boolean }) {
   return (

@@ -1,6 +1,8 @@
 import type { CampaignAnalytics } from '@parley/contracts';
+import { nounFor, plural } from '@parley/contracts/plural';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, BarChart3, Info, MailOpen, MousePointerClick, RefreshCw, Send } from 'lucide-react';
+import { useState } from 'react';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import {
   Badge,
@@ -20,6 +22,7 @@ import {
   formatRate,
 } from '../campaigns/api.ts';
 import { useAnalytics } from './api.ts';
+import { IncludeTestToggle, mailCounted } from './include-test-toggle.tsx';
 import { MailingName } from './mailing-name.tsx';
 import { RateValue } from './rate-cell.tsx';
 
@@ -27,11 +30,12 @@ import { RateValue } from './rate-cell.tsx';
  * The Analytics tab (email marketing §2): emails sent, opens with the open rate, link clicks
  * with the click rate, the bounce rate with the bounce count, and a row per launched campaign
  * with the spec's rate colours. Read every 5 minutes. Opens are people's: what a mail-privacy
- * proxy fetched is counted apart and said so.
+ * proxy fetched is counted apart and said so. Live mail only, test mail on request.
  */
 export function AnalyticsTab() {
   const queryClient = useQueryClient();
-  const analytics = useAnalytics();
+  const [includeTest, setIncludeTest] = useState(false);
+  const analytics = useAnalytics(includeTest);
   if (analytics.isPending) return <LoadingState label="Loading analytics…" />;
   if (analytics.isError)
     return (
@@ -51,15 +55,21 @@ export function AnalyticsTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold text-white">Campaign analytics</h2>
-          <p className="text-xs text-slate-400">
-            All campaign mail so far · updated {formatShortDateTime(a.generatedAt)} · refreshed every 5
-            minutes
+          <p className="text-xs text-slate-400" data-testid="analytics-scope">
+            All campaign mail so far, {mailCounted(a.includesTestMail)} · updated{' '}
+            {formatShortDateTime(a.generatedAt)} · refreshed every 5 minutes
           </p>
         </div>
-        <button type="button" className={secondaryButton} disabled={analytics.isFetching} onClick={refresh}>
-          <RefreshCw className={`h-4 w-4 ${analytics.isFetching ? 'animate-spin' : ''}`} aria-hidden="true" />
-          Refresh
-        </button>
+        <div className="flex flex-wrap items-center gap-3">
+          <IncludeTestToggle checked={includeTest} onChange={setIncludeTest} />
+          <button type="button" className={secondaryButton} disabled={analytics.isFetching} onClick={refresh}>
+            <RefreshCw
+              className={`h-4 w-4 ${analytics.isFetching ? 'animate-spin' : ''}`}
+              aria-hidden="true"
+            />
+            Refresh
+          </button>
+        </div>
       </div>
       {!a.campaigns.length ? (
         <EmptyState icon={BarChart3} title="Nothing sent yet">
@@ -95,14 +105,14 @@ export function AnalyticsTab() {
               label="Bounce rate"
               value={formatRate(a.bounceRate)}
               icon={AlertTriangle}
-              hint={`${formatCount(a.totalBounced)} ${a.totalBounced === 1 ? 'bounce' : 'bounces'}`}
+              hint={plural(a.totalBounced, 'bounce')}
             />
           </section>
           {a.totalProxyOpened > 0 ? (
             <p className="flex items-start gap-2 text-sm text-slate-400" data-testid="proxy-note">
               <Info className="mt-0.5 h-4 w-4 shrink-0 text-brand" aria-hidden="true" />
               <span>
-                {formatCount(a.totalProxyOpened)} more {a.totalProxyOpened === 1 ? 'mail was' : 'mails were'}{' '}
+                {formatCount(a.totalProxyOpened)} more {nounFor(a.totalProxyOpened, 'mail was', 'mails were')}{' '}
                 opened only by a mail-privacy proxy (such as Apple Mail Privacy Protection), which loads
                 images without anyone reading: not counted as opens.
               </span>

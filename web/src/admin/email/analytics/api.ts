@@ -9,6 +9,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiErrorOf } from '../../../lib/api.ts';
 import { adminQueryRetry } from '../../lib/api.ts';
 import { ANALYTICS_PATH } from '../campaigns/api.ts';
+import { withTest } from './include-test-toggle.tsx';
 
 /**
  * The analytics' calls (email marketing §7). Every key starts with ANALYTICS_PATH, so the
@@ -37,8 +38,8 @@ async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
   return (await res.json()) as T;
 }
 
-const periodUrl = (path: string, period: AnalyticsPeriod) =>
-  `${path}?${new URLSearchParams({ period, tz: localTimeZone() })}`;
+const periodUrl = (path: string, period: AnalyticsPeriod, includeTest: boolean) =>
+  withTest(`${path}?${new URLSearchParams({ period, tz: localTimeZone() })}`, includeTest);
 
 const refreshed = {
   staleTime: ANALYTICS_REFRESH_MS,
@@ -46,26 +47,28 @@ const refreshed = {
   ...adminQueryRetry,
 };
 
-export function useAnalytics() {
+/** Live mail only unless `includeTest` (test-mode sends' mail too). */
+export function useAnalytics(includeTest = false) {
   return useQuery<EmailAnalyticsResponse>({
-    queryKey: [ANALYTICS_PATH],
-    ...refreshed,
-  });
-}
-
-export function useAdvancedAnalytics(period: AnalyticsPeriod) {
-  return useQuery<AdvancedAnalyticsResponse>({
-    queryKey: [ANALYTICS_PATH, 'advanced', period],
-    queryFn: ({ signal }) => getJson(periodUrl(ADVANCED_PATH, period), signal),
+    queryKey: [withTest(ANALYTICS_PATH, includeTest)],
     placeholderData: keepPreviousData,
     ...refreshed,
   });
 }
 
-export function useCampaignComparison(period: AnalyticsPeriod, enabled: boolean) {
+export function useAdvancedAnalytics(period: AnalyticsPeriod, includeTest = false) {
+  return useQuery<AdvancedAnalyticsResponse>({
+    queryKey: [ANALYTICS_PATH, 'advanced', period, includeTest],
+    queryFn: ({ signal }) => getJson(periodUrl(ADVANCED_PATH, period, includeTest), signal),
+    placeholderData: keepPreviousData,
+    ...refreshed,
+  });
+}
+
+export function useCampaignComparison(period: AnalyticsPeriod, enabled: boolean, includeTest = false) {
   return useQuery<CampaignComparisonResponse>({
-    queryKey: [ANALYTICS_PATH, 'comparison', period],
-    queryFn: ({ signal }) => getJson(periodUrl(COMPARISON_PATH, period), signal),
+    queryKey: [ANALYTICS_PATH, 'comparison', period, includeTest],
+    queryFn: ({ signal }) => getJson(periodUrl(COMPARISON_PATH, period, includeTest), signal),
     placeholderData: keepPreviousData,
     enabled,
     ...refreshed,
@@ -80,12 +83,14 @@ export function useEngagementReport(
   campaignId: number | null,
   open: boolean,
   path: (id: number) => string = engagementReportPath,
+  includeTest = false,
 ) {
-  const url = path(campaignId ?? 0);
+  const url = withTest(path(campaignId ?? 0), includeTest);
   return useQuery<EngagementReportResponse>({
     queryKey: [ANALYTICS_PATH, 'engagement', url],
     queryFn: ({ signal }) => getJson(url, signal),
     enabled: open && campaignId !== null,
+    placeholderData: keepPreviousData,
     staleTime: 0,
     ...adminQueryRetry,
   });

@@ -8,6 +8,7 @@ import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
 import { engagementReportPath, useEngagementReport } from './api.ts';
+import { IncludeTestToggle, mailCounted } from './include-test-toggle.tsx';
 import { RateValue } from './rate-cell.tsx';
 
 type List = 'opens' | 'clicks' | 'proxy';
@@ -47,10 +48,13 @@ export function EngagementReportDialog({
   onOpenChange: (open: boolean) => void;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
-  const report = useEngagementReport(campaign?.id ?? null, open, source.path);
+  const [includeTest, setIncludeTest] = useState(false);
+  const report = useEngagementReport(campaign?.id ?? null, open, source.path, includeTest);
   const [list, setList] = useState<List>('opens');
   useEffect(() => {
-    if (open) setList('opens');
+    if (!open) return;
+    setList('opens');
+    setIncludeTest(false);
   }, [open]);
   useEffect(() => {
     if (open && report.isError)
@@ -87,6 +91,12 @@ export function EngagementReportDialog({
         />
       ) : (
         <div className="space-y-4">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-xs text-slate-400" data-testid="engagement-scope">
+              {`Counts ${mailCounted(report.data?.includesTestMail ?? false)}.`}
+            </p>
+            <IncludeTestToggle checked={includeTest} onChange={setIncludeTest} />
+          </div>
           <dl className="grid grid-cols-2 gap-2 text-center sm:grid-cols-4" data-testid="engagement-summary">
             <Figure label="Sent" value={formatCount(s.totalSent)} />
             <Figure

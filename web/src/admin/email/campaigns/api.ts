@@ -3,15 +3,17 @@ import {
   type Campaign,
   type CampaignInput,
   type CampaignList,
+  type CampaignMergeCheckBody,
   type CampaignProgress,
   type CampaignStatus,
   type DeletedResponse,
+  type MergeCheckResponse,
   type SendCampaignBody,
   type SendCampaignResponse,
   type SendTestBody,
   type SendTestResponse,
 } from '@parley/contracts';
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import type { ToastInput } from '../../../components/toast/index.ts';
 import { adminQueryRetry, adminRequest, messageOr } from '../../lib/api.ts';
 
@@ -30,11 +32,34 @@ export const PROGRESS_POLL_MS = 1000;
 const campaignPath = (id: number) => `${CAMPAIGNS_PATH}/${id}`;
 export const progressPath = (id: number) => `${campaignPath(id)}/progress`;
 
+/** A test-mode send under way: the list is read again until it is done (it changes no status). */
+const testSending = (campaigns: Campaign[] | undefined) =>
+  Boolean(campaigns?.some((c) => c.testSends.last?.status === 'sending'));
+
 export function useCampaigns() {
   return useQuery<CampaignList, Error, Campaign[]>({
     queryKey: [CAMPAIGNS_PATH],
     select: (r) => r.campaigns,
     staleTime: 0,
+    refetchInterval: (q) => (testSending(q.state.data?.campaigns) ? PROGRESS_POLL_MS * 2 : false),
+    ...adminQueryRetry,
+  });
+}
+
+/**
+ * The pre-send check of merge fields for the audience the send dialog holds (read again when
+ * it changes): the recipients who will see a blank, to be acknowledged before sending.
+ */
+export function useMergeCheck(campaignId: number | null, body: CampaignMergeCheckBody, enabled: boolean) {
+  const path = `${campaignPath(campaignId ?? 0)}/merge-check`;
+  return useQuery<MergeCheckResponse>({
+    queryKey: [path, body],
+    queryFn: () => adminRequest<MergeCheckResponse>('POST', path, body),
+    enabled: enabled && campaignId !== null,
+    // The last audience's result stays shown while the next one is counted.
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    gcTime: 0,
     ...adminQueryRetry,
   });
 }

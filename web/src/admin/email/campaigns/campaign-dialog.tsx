@@ -2,8 +2,9 @@ import { type Campaign, EMAIL_AI_MESSAGES, type OptimizeField, SUBJECT_TIP_LENGT
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { Sparkles } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -26,6 +27,7 @@ import {
   subjectTooLong,
   validateCampaign,
 } from './campaign-form.ts';
+import { MERGE_FIELD_HELP, MergeFieldMenu } from './merge-field-menu.tsx';
 import { TargetPicker } from './target-picker.tsx';
 
 /**
@@ -52,6 +54,10 @@ export function CampaignDialog({
   const settings = useSettings();
   const [form, setForm] = useState<CampaignForm>(() => formOf(null, { fromName: '', fromEmail: '' }));
   const [errors, setErrors] = useState<FormErrors>({});
+  // The merge-field menu inserts at the cursor of these.
+  const subjectRef = useRef<HTMLInputElement>(null);
+  const htmlRef = useRef<HTMLTextAreaElement>(null);
+  const textRef = useRef<HTMLTextAreaElement>(null);
 
   // Strings, not the settings map (a new Map on every render): the form resets only on opening.
   const fromName = settings.data?.get('smtp_from_name')?.value ?? '';
@@ -93,13 +99,19 @@ export function CampaignDialog({
     setForm((f) => ({ ...f, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
   };
-  const field = (key: 'name' | 'subject' | 'fromName' | 'fromEmail', label: string, extra?: ReactNode) => (
+  const field = (
+    key: 'name' | 'subject' | 'fromName' | 'fromEmail',
+    label: string,
+    extra?: ReactNode,
+    after?: ReactNode,
+  ) => (
     <div>
       <label htmlFor={`${id}-${key}`} className={labelClass}>
         {label}
       </label>
       <input
         id={`${id}-${key}`}
+        ref={key === 'subject' ? subjectRef : undefined}
         className={inputClass}
         type={key === 'fromEmail' ? 'email' : 'text'}
         value={form[key]}
@@ -112,6 +124,7 @@ export function CampaignDialog({
       />
       <FieldError id={`${id}-${key}-error`} message={errors[key]} />
       {extra}
+      {after}
     </div>
   );
   const long = subjectTooLong(form.subject);
@@ -131,14 +144,13 @@ export function CampaignDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           const found = validateCampaign(form);
           setErrors(found);
           if (Object.keys(found).length === 0) save.mutate();
+          return found;
         }}
       >
         {field('name', 'Campaign name')}
@@ -153,6 +165,12 @@ export function CampaignDialog({
             Tip: keep the subject under {SUBJECT_TIP_LENGTH} characters ({form.subject.trim().length}/
             {SUBJECT_TIP_LENGTH}).
           </p>,
+          <MergeFieldMenu
+            target={subjectRef}
+            value={form.subject}
+            onChange={set('subject')}
+            fieldLabel="Subject"
+          />,
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           {field('fromName', 'From name')}
@@ -164,8 +182,9 @@ export function CampaignDialog({
           rows={8}
           value={form.htmlContent}
           onChange={set('htmlContent')}
+          textareaRef={htmlRef}
         >
-          Merge fields: {'{{firstName}}'}, {'{{lastName}}'}, {'{{company}}'}.
+          {MERGE_FIELD_HELP}
         </TextArea>
         <div className="flex flex-wrap items-center gap-2" data-testid="content-optimizer">
           <span className="text-xs text-slate-400">AI content optimizer:</span>
@@ -187,6 +206,7 @@ export function CampaignDialog({
           rows={4}
           value={form.textContent}
           onChange={set('textContent')}
+          textareaRef={textRef}
         >
           The plain-text version for mail clients that show no HTML.
         </TextArea>
@@ -213,7 +233,7 @@ export function CampaignDialog({
           <CancelButton onCancel={() => onOpenChange(false)} />
           <BusyButton busy={save.isPending}>{campaign ? 'Save Changes' : 'Create Campaign'}</BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
       <OptimizerDialog
         field={optimizing ?? 'subject'}
         content={{ subject: form.subject, htmlContent: form.htmlContent }}
@@ -234,6 +254,7 @@ function TextArea({
   rows,
   value,
   onChange,
+  textareaRef,
   children,
 }: {
   id: string;
@@ -241,6 +262,7 @@ function TextArea({
   rows: number;
   value: string;
   onChange: (v: string) => void;
+  textareaRef: RefObject<HTMLTextAreaElement | null>;
   children: ReactNode;
 }) {
   return (
@@ -250,6 +272,7 @@ function TextArea({
       </label>
       <textarea
         id={id}
+        ref={textareaRef}
         rows={rows}
         className={clsx(inputClass, 'font-mono text-xs')}
         value={value}
@@ -259,6 +282,7 @@ function TextArea({
       <p id={`${id}-hint`} className="mt-1 text-xs text-slate-400">
         {children}
       </p>
+      <MergeFieldMenu target={textareaRef} value={value} onChange={onChange} fieldLabel={label} />
     </div>
   );
 }

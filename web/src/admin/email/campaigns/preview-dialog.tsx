@@ -1,7 +1,7 @@
-import type { Campaign, Contact } from '@parley/contracts';
+import { type Campaign, type Contact, MISSING_FIELDS_CONTACT } from '@parley/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { inputClass, labelClass, selectClass } from '../../components/ui.tsx';
-import { contactName, useContacts } from '../audience-api.ts';
+import { contactName, useAddressBooks, useContacts } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
 import { DevicePicker, initialPreviewDevice, MailPreviewTabs, type PreviewDevice } from '../mail-preview.tsx';
 import { formatSize, type PreviewContact, personalize, SAMPLE, wordCount } from './personalize.ts';
@@ -9,10 +9,14 @@ import { sanitizeHtml } from './sanitize.ts';
 
 /**
  * The campaign preview (email marketing §2): Desktop, Tablet 768px and Mobile 375px; HTML and
- * Text tabs; {{firstName}}, {{lastName}} and {{company}} filled from the chosen contact or the
- * sample contact; HTML size, text size and word count. The HTML is sanitised and shown in a
+ * Text tabs; {{firstName}}, {{lastName}} and {{company}} filled from the chosen contact, the
+ * sample contact, or "a recipient with missing fields" (no name, no company: the fallbacks, or
+ * the blanks a recipient without them would see); HTML size, text size and word count. The HTML is sanitised and shown in a
  * sandboxed frame (no script, no same-origin access); the campaign keeps what was written.
  */
+/** The picker's value for "a recipient with missing fields". */
+const MISSING = 'missing';
+
 export function PreviewDialog({
   campaign,
   open,
@@ -28,16 +32,26 @@ export function PreviewDialog({
   const [device, setDevice] = useState<PreviewDevice>(initialPreviewDevice);
   const [q, setQ] = useState('');
   const [contact, setContact] = useState<Contact | null>(null);
+  const [missing, setMissing] = useState(false);
   const contacts = useContacts({ limit: 50, offset: 0, q, status: 'active' }, open);
+  const books = useAddressBooks();
+  // The same address can be in several books, each a contact of its own: the book tells them apart.
+  const bookName = (c: Contact) => books.data?.find((b) => b.id === c.addressBookId)?.name;
+  const labelOf = (c: Contact) => {
+    const who = contactName(c) ? `${contactName(c)} <${c.email}>` : c.email;
+    const book = bookName(c);
+    return book ? `${who} · ${book}` : who;
+  };
 
   useEffect(() => {
     if (!open) return;
     setDevice(initialPreviewDevice());
     setContact(null);
+    setMissing(false);
     setQ('');
   }, [open]);
 
-  const who: PreviewContact = contact ?? SAMPLE;
+  const who: PreviewContact = missing ? MISSING_FIELDS_CONTACT : (contact ?? SAMPLE);
   const html = campaign?.htmlContent ?? '';
   const text = campaign?.textContent ?? '';
   const rendered = useMemo(() => sanitizeHtml(personalize(html, who, true)), [html, who]);
@@ -73,16 +87,20 @@ export function PreviewDialog({
           <select
             id={`${id}-contact`}
             className={selectClass}
-            value={contact?.id ?? ''}
-            onChange={(e) => setContact(options.find((c) => c.id === Number(e.target.value)) ?? null)}
+            value={missing ? MISSING : (contact?.id ?? '')}
+            onChange={(e) => {
+              setMissing(e.target.value === MISSING);
+              setContact(options.find((c) => c.id === Number(e.target.value)) ?? null);
+            }}
           >
             <option value="">{`Sample contact (${SAMPLE.firstName} ${SAMPLE.lastName}, ${SAMPLE.company})`}</option>
+            <option value={MISSING}>A recipient with missing fields (no name, no company)</option>
             {contact && !options.some((c) => c.id === contact.id) ? (
-              <option value={contact.id}>{contact.email}</option>
+              <option value={contact.id}>{labelOf(contact)}</option>
             ) : null}
             {options.map((c) => (
               <option key={c.id} value={c.id}>
-                {contactName(c) ? `${contactName(c)} <${c.email}>` : c.email}
+                {labelOf(c)}
               </option>
             ))}
           </select>
@@ -126,7 +144,7 @@ export function PreviewDialog({
           }
           frameTestId="preview-frame"
           textTestId="preview-text"
-          frameHeight="h-[28rem]"
+          frameHeight={448}
         />
       </div>
     </AudienceDialog>

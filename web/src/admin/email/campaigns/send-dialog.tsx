@@ -2,20 +2,24 @@ import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { formatScheduledTime } from '../../../lib/time.ts';
+import { useFormFeedback } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
   DialogActions,
   dangerButton,
+  FormAlert,
   primaryButton,
 } from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
 import { formatCount } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
-import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast } from './api.ts';
+import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast, useMergeCheck } from './api.ts';
+import { MergeCheckPanel, needsAcknowledgement } from './merge-check-panel.tsx';
 import { TargetPicker } from './target-picker.tsx';
 
 type Mode = 'test' | 'live';
@@ -23,7 +27,9 @@ type Mode = 'test' | 'live';
 /**
  * The send confirmation (email marketing §4, §8) and the resend dialog: the recipients (the
  * chosen address books' active contacts and the chosen contacts), test or live mode for a
- * send; a live send cannot be undone. Failures get the spec's notices.
+ * send; a live send cannot be undone. The pre-send check of merge fields warns of recipients
+ * who will see a blank; it must be acknowledged before sending. A test-mode send leaves the
+ * campaign a draft, and the button says so. Failures get the spec's notices.
  */
 export function SendDialog({
   campaign,
@@ -45,6 +51,9 @@ export function SendDialog({
   const [mode, setMode] = useState<Mode>('test');
   const [bookIds, setBookIds] = useState<number[]>([]);
   const [contactIds, setContactIds] = useState<number[]>([]);
+  /** The last Send found no recipients: said beside the picker (and in a toast). */
+  const [noRecipients, setNoRecipients] = useState<string | null>(null);
+  const feedback = useFormFeedback<HTMLDivElement>();
   const testEnv = settings.data?.get('test_environment_enabled')?.value === 'true';
   const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
   const testAddresses = Array.isArray(saved) ? saved : [];
@@ -52,9 +61,27 @@ export function SendDialog({
   useEffect(() => {
     if (!open) return;
     setMode('test');
+    setNoRecipients(null);
     setBookIds(resend ? [] : (campaign?.targetAddressBookIds ?? []));
     setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
   }, [open, campaign, resend]);
+
+  const live = resend || (mode === 'live' && !testEnv);
+  const checking = open && (bookIds.length > 0 || contactIds.length > 0);
+  const check = useMergeCheck(
+    campaign?.id ?? null,
+    { addressBookIds: bookIds, contactIds, testMode: !live },
+    checking,
+  );
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [ackError, setAckError] = useState<string | null>(null);
+  const ackBox = useRef<HTMLInputElement>(null);
+  // Another audience or mode, another check: acknowledged again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the check's input changes
+  useEffect(() => {
+    setAcknowledged(false);
+    setAckError(null);
+  }, [open, bookIds, contactIds, live]);
 
   const send = useMutation({
     mutationFn: (c: Campaign) =>
@@ -67,10 +94,19 @@ export function SendDialog({
             testMode: mode === 'test',
           }),
     onSuccess: async (r) => {
-      toast({
-        title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
-        description: r.message,
-      });
+      const at = r.campaign.status === 'scheduled' ? r.campaign.scheduledAt : null;
+      toast(
+        at
+          ? {
+              // The moment in the admin's locale and zone, not the service's ISO text.
+              title: r.testMode ? 'Test Campaign Scheduled' : 'Campaign Scheduled',
+              description: `"${r.campaign.name}" goes out ${formatScheduledTime(at)}.`,
+            }
+          : {
+              title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
+              description: r.message,
+            },
+      );
       onOpenChange(false);
       await refreshCampaigns(queryClient);
     },
@@ -80,25 +116,38 @@ export function SendDialog({
     },
   });
 
-  const submit = () => {
+  const submit = async () => {
     if (!campaign) return;
     const none = bookIds.length === 0 && contactIds.length === 0;
-    if (resend && none)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsResend,
-      });
-    if (!resend && none && mode === 'live' && !testEnv)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsLive,
-      });
+    const problem =
+      resend && none
+        ? CAMPAIGN_MESSAGES.noContactsResend
+        : !resend && none && mode === 'live' && !testEnv
+          ? CAMPAIGN_MESSAGES.noContactsLive
+          : null;
+    setNoRecipients(problem);
+    if (problem) {
+      toast({ variant: 'destructive', title: CAMPAIGN_MESSAGES.noContacts, description: problem });
+      feedback.report([problem]);
+      return;
+    }
+    // The check of this very audience, waited for when it is still on its way.
+    const checked =
+      checking && (check.isFetching || check.isPlaceholderData) ? (await check.refetch()).data : check.data;
+    if (needsAcknowledgement(checked) && !acknowledged) {
+      setAckError('Tick the box to send with these empty merge fields, or edit the campaign first.');
+      ackBox.current?.focus();
+      return;
+    }
     send.mutate(campaign);
   };
 
-  const live = resend || (mode === 'live' && !testEnv);
+  const tests = testAddresses.length;
+  const label = resend
+    ? 'Resend Campaign'
+    : live
+      ? 'Send Live'
+      : `Send to ${formatCount(tests)} test address${tests === 1 ? '' : 'es'} (test mode)`;
   return (
     <AudienceDialog
       open={open}
@@ -108,7 +157,8 @@ export function SendDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <div className="space-y-4">
+      <div ref={feedback.ref} className="space-y-4">
+        {feedback.announcer}
         {resend ? null : (
           <fieldset>
             <legend className="mb-1 text-sm font-medium text-slate-300">Mode</legend>
@@ -118,7 +168,7 @@ export function SendDialog({
                 checked={mode === 'test'}
                 onChange={() => setMode('test')}
                 title="Test mode"
-                text={`Only to the saved test addresses (${formatCount(testAddresses.length)}).`}
+                text={`Only to the saved test addresses (${formatCount(testAddresses.length)}); the campaign stays a draft.`}
               />
               <ModeOption
                 name={id}
@@ -144,7 +194,21 @@ export function SendDialog({
           onChange={(next) => {
             setBookIds(next.bookIds);
             setContactIds(next.contactIds);
+            setNoRecipients(null);
           }}
+        />
+        <FormAlert message={noRecipients} />
+        <MergeCheckPanel
+          check={check.data}
+          loading={check.isFetching && !check.data}
+          failed={check.isError}
+          acknowledged={acknowledged}
+          onAcknowledge={(on) => {
+            setAcknowledged(on);
+            if (on) setAckError(null);
+          }}
+          error={ackError}
+          checkboxRef={ackBox}
         />
         {live ? (
           <p
@@ -162,9 +226,9 @@ export function SendDialog({
             busy={send.isPending}
             icon={live ? Rocket : FlaskConical}
             className={live ? dangerButton : primaryButton}
-            onClick={submit}
+            onClick={() => void submit()}
           >
-            {resend ? 'Resend Campaign' : live ? 'Send Live' : 'Send Test Campaign'}
+            {label}
           </BusyButton>
         </DialogActions>
       </div>

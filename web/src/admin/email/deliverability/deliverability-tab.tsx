@@ -3,6 +3,7 @@ import {
   type DeliverabilityReport,
   type DeliverabilitySeverity,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import {
   AlertCircle,
   AlertTriangle,
@@ -33,6 +34,7 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
+import { IncludeTestToggle, mailCounted } from '../analytics/include-test-toggle.tsx';
 import { formatCount } from '../audience-api.ts';
 import { useCampaigns } from '../campaigns/api.ts';
 import { AntiSpamChecklist } from './anti-spam-checklist.tsx';
@@ -50,7 +52,8 @@ const pct = (n: number) => `${n < 1 && n > 0 ? Number(n.toFixed(3)) : Number(n.t
  * dialog opens from here (a draft chosen in it). Nothing sent yet: no score, said plainly.
  */
 export function DeliverabilityTab() {
-  const report = useDeliverability();
+  const [includeTest, setIncludeTest] = useState(false);
+  const report = useDeliverability(includeTest);
   const campaigns = useCampaigns();
   const [testOpen, setTestOpen] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -71,9 +74,12 @@ export function DeliverabilityTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold text-white">Deliverability</h2>
-          <p className="text-xs text-slate-400">Updated {formatShortDateTime(r.generatedAt)}</p>
+          <p className="text-xs text-slate-400" data-testid="deliverability-scope">
+            {`Campaign mail, ${mailCounted(r.includesTestMail)} · updated ${formatShortDateTime(r.generatedAt)}`}
+          </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <IncludeTestToggle checked={includeTest} onChange={setIncludeTest} />
           <button
             type="button"
             className={secondaryButton}
@@ -193,7 +199,7 @@ function ScoreCard({ r }: { r: DeliverabilityReport }) {
       ) : null}
       <p className="mt-3 text-xs text-slate-400">
         100 less points for bounces (of sent), spam complaints and unsubscribes (of delivered) over the last{' '}
-        {r.windowDays} days: 90 and up Excellent, 70 and up Good, otherwise Needs Improvement.
+        {plural(r.windowDays, 'day')}: 90 and up Excellent, 70 and up Good, otherwise Needs Improvement.
       </p>
     </section>
   );
@@ -225,8 +231,8 @@ function OverallStats({ r }: { r: DeliverabilityReport }) {
       {s.totalSent > 0 ? (
         <p className="text-xs text-slate-400" data-testid="stats-note">
           Opened counts people (opens fetched by a mail-privacy proxy are left out); delivered is sent less
-          bounced. {formatCount(s.totalComplained)} spam complaint{s.totalComplained === 1 ? '' : 's'},{' '}
-          {formatCount(s.totalFailed)} refused by the mail server.
+          bounced. {plural(s.totalComplained, 'spam complaint')}, {formatCount(s.totalFailed)} refused by the
+          mail server.
         </p>
       ) : null}
     </section>

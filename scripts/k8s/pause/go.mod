@@ -1,0 +1,3 @@
+module parley.local/k8s-pause
+
+go 1.24
