@@ -5,12 +5,12 @@ import {
   type ImportMergeMode,
   type ImportPreview,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useMutation } from '@tanstack/react-query';
 import { Eye, Loader2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
-import { formatCount } from './audience-api.ts';
 
 /**
  * What an import does with contacts already in the book (issue 35: Mautic's and Brevo's
@@ -23,8 +23,6 @@ const DESCRIPTIONS: Record<ImportMergeMode, string> = {
   overwrite: 'The file’s values replace what is saved (empty cells never erase).',
   skip: 'Contacts already in the book are left as they are; only new addresses are added.',
 };
-
-const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** What a preview was of: the parts of the input, a file by its name, size and date. */
 export const previewKey = (...parts: Array<string | number | boolean | File | null | undefined>) =>

@@ -4,6 +4,7 @@ import {
   type DeliveryLogSend,
   type DeliveryStatus,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { ArrowLeft, Download, ListChecks, Search } from 'lucide-react';
@@ -76,7 +77,7 @@ function query(filters: Filters, after: string | null, forExport = false): strin
 }
 
 const sendLabel = (s: DeliveryLogSend) =>
-  `${s.kind === 'resend' ? 'Resend' : 'Send'}${s.startedAt ? ` of ${formatShortDateTime(s.startedAt)}` : ''} · ${formatCount(s.total)} recipients${s.testMode ? ' (test mode)' : ''}`;
+  `${s.kind === 'resend' ? 'Resend' : 'Send'}${s.startedAt ? ` of ${formatShortDateTime(s.startedAt)}` : ''} · ${plural(s.total, 'recipient')}${s.testMode ? ' (test mode)' : ''}`;
 
 export default function DeliveryLogScreen() {
   const id = Number(useParams().id);
@@ -252,7 +253,7 @@ export default function DeliveryLogScreen() {
           {counts ? (
             <p className="mb-3 text-sm text-slate-400" data-testid="delivery-engagement">
               {formatCount(counts.opened)} opened · {formatCount(counts.clicked)} clicked ·{' '}
-              {formatCount(counts.unsubscribed)} unsubscribed, of {formatCount(counts.total)} recipients.
+              {formatCount(counts.unsubscribed)} unsubscribed, of {plural(counts.total, 'recipient')}.
             </p>
           ) : null}
           <div className={clsx(cardClass, 'overflow-x-auto')}>

@@ -1,3 +1,4 @@
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { Clock, Inbox, Paperclip, RefreshCw, Search } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -81,8 +82,8 @@ export default function SentMailPage() {
           </p>
           <p data-testid="mail-retention" className="flex items-center gap-1.5">
             <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
-            Every message is kept for {page.retentionDays} {page.retentionDays === 1 ? 'day' : 'days'}, then
-            deleted. A campaign's delivery log keeps each recipient's outcome as long as the campaign.
+            Every message is kept for {plural(page.retentionDays, 'day')}, then deleted. A campaign's delivery
+            log keeps each recipient's outcome as long as the campaign.
           </p>
         </div>
       ) : null}
