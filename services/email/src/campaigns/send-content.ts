@@ -20,7 +20,10 @@ export interface SendContent {
   textContent: string | null;
 }
 
-export async function readSendContent(pool: pg.Pool, sendId: number): Promise<SendContent | null> {
+export async function readSendContent(
+  pool: pg.Pool | pg.PoolClient,
+  sendId: number,
+): Promise<SendContent | null> {
   const { rows } = await pool.query<{
     campaign_id: number;
     newsletter_id: number | null;

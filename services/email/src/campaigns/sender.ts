@@ -470,6 +470,11 @@ export class CampaignSender {
           409,
           `Only a scheduled, sending or paused campaign can be cancelled: this campaign is ${c.status}`,
         );
+      // The send's row first: a settle in flight holds it (share) until it commits, so the count
+      // below sees what it settled; a settle after this sees the send cancelled and counts again.
+      await client.query(`SELECT 1 FROM "email_campaign_sends" WHERE "id" = $1 FOR UPDATE`, [
+        c.current_send_id,
+      ]);
       await client.query(
         `UPDATE "email_campaign_sends" s SET "status" = 'cancelled', "finished_at" = now(),
            "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
@@ -648,11 +653,15 @@ export class CampaignSender {
     return batch.length;
   }
 
-  private sendContext(sendId: number): Promise<SendContext | null> {
+  /** A send's composer and what Sent mail records of it; `db`: the transaction to read it in. */
+  private sendContext(
+    sendId: number,
+    db: pg.Pool | pg.PoolClient = this.deps.pool,
+  ): Promise<SendContext | null> {
     let c = this.contexts.get(sendId);
     if (!c) {
       c = (async () => {
-        const content = await readSendContent(this.deps.pool, sendId);
+        const content = await readSendContent(db, sendId);
         if (!content) return null;
         return {
           composer: composerFor(content, { origin: this.deps.origin, signer: this.deps.signer }),
@@ -678,10 +687,15 @@ export class CampaignSender {
     const recorded = outcomes.filter((o) => o.mail !== null && o.status !== 'pending');
     await inTransaction(this.deps.pool, async (client) => {
       // A row the reaper already called unknown (this worker's lease ran out while it worked)
-      // is settled with what really happened; `was` tells so, for the recount below.
-      const { rows: settled } = await client.query<{ send_id: number; was: string }>(
-        `WITH o AS (
-           SELECT r."id", r."status"::text AS was FROM "email_campaign_recipients" r
+      // is settled with what really happened. A send that was finished meanwhile (completed on
+      // unknown rows, or cancelled while these were in flight) answers from `finished`: its
+      // counts are taken again below. Its row is share-locked (`s`) so a cancel, which locks it
+      // before counting, counts after this commits or is seen here as cancelled: never neither.
+      const { rows: finished } = await client.query<{ send_id: number }>(
+        `WITH s AS (
+           SELECT "id", "status"::text AS status FROM "email_campaign_sends" WHERE "id" = ANY($7::int[]) FOR SHARE
+         ), o AS (
+           SELECT r."id" FROM "email_campaign_recipients" r
            WHERE r."id" = ANY($1::bigint[]) AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')
            FOR UPDATE
          ), settled AS (
@@ -692,11 +706,12 @@ export class CampaignSender {
              "attempts" = r."attempts" + v.adj, "lease_until" = NULL
            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj), o
            WHERE r."id" = v.id AND o."id" = r."id"
-           RETURNING r."send_id", o.was
+           RETURNING r."send_id"
          ), recorded AS (
-           ${SENT_MAIL_INSERT(7)}
+           ${SENT_MAIL_INSERT(8)}
          )
-         SELECT "send_id", was FROM settled`,
+         SELECT DISTINCT st."send_id" FROM settled st JOIN s ON s."id" = st."send_id"
+         WHERE s.status IN ('done', 'cancelled')`,
         [
           outcomes.map((o) => o.id),
           outcomes.map((o) => o.status),
@@ -704,21 +719,14 @@ export class CampaignSender {
           outcomes.map((o) => o.delayMs),
           outcomes.map((o) => o.attemptAdj),
           this.workerId,
+          [...new Set(outcomes.map((o) => o.sendId))],
           ...sentMailParams(recorded, transport),
         ],
       );
-      // A send may have been completed while those rows were unknown: its counts follow.
-      const late = [...new Set(settled.filter((r) => r.was === 'unknown').map((r) => r.send_id))];
-      if (late.length)
-        await client.query(
-          `UPDATE "email_campaign_sends" s SET
-             "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
-           FROM (SELECT "send_id", count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
-                        count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
-                        count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
-                 FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id") x
-           WHERE s."id" = x."send_id" AND s."status" IN ('done', 'cancelled')`,
-          [late],
+      if (finished.length)
+        await recountFinished(
+          client,
+          finished.map((r) => r.send_id),
         );
       const done = outcomes.filter((o) => o.status !== 'pending');
       if (done.length)
@@ -745,12 +753,20 @@ export class CampaignSender {
          WHERE NOT EXISTS (SELECT 1 FROM "email_send_blocks" WHERE "blocked_until" > now())`,
         [reason.slice(0, 500), CONNECTION_FAILURE_COOLDOWN_HOURS],
       );
-      // A test-mode send belongs to no campaign state an admin could resume: it stops here.
+      // A test-mode send belongs to no campaign state an admin could resume: it stops here,
+      // counted as it ends. Locked first: the count then sees every settle that held its row
+      // (a settle after this sees it cancelled and counts again).
+      await client.query(`SELECT 1 FROM "email_campaign_sends" WHERE "status" = 'sending' FOR UPDATE`);
+      const counted = (status: string) =>
+        `CASE WHEN s."test_mode" THEN (SELECT count(*)::int FROM "email_campaign_recipients" r
+           WHERE r."send_id" = s."id" AND r."status" = '${status}') ELSE s."${status}_count" END`;
       await client.query(
-        `UPDATE "email_campaign_sends" SET
-           "status" = CASE WHEN "test_mode" THEN 'cancelled'::"campaign_send_status" ELSE 'paused'::"campaign_send_status" END,
-           "finished_at" = CASE WHEN "test_mode" THEN now() ELSE "finished_at" END
-         WHERE "status" = 'sending'`,
+        `UPDATE "email_campaign_sends" s SET
+           "status" = CASE WHEN s."test_mode" THEN 'cancelled'::"campaign_send_status" ELSE 'paused'::"campaign_send_status" END,
+           "finished_at" = CASE WHEN s."test_mode" THEN now() ELSE s."finished_at" END,
+           "sent_count" = ${counted('sent')}, "failed_count" = ${counted('failed')},
+           "unknown_count" = ${counted('unknown')}
+         WHERE s."status" = 'sending'`,
       );
       await client.query(
         `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "status" = 'sending'`,
@@ -762,39 +778,68 @@ export class CampaignSender {
     );
   }
 
-  /** Rows whose worker died mid-send: unknown, never resent. Answers how many. */
+  /**
+   * Rows whose worker died mid-send: unknown, never resent. Answers how many. One transaction
+   * marks them, their tracking rows and their Sent mail rows (with the Message-ID they carried):
+   * a worker that answers late waits for it, so its real outcome is the one that stays.
+   */
   async reap(): Promise<number> {
-    const { rows } = await this.deps.pool.query<Claimed & { last_error: string }>(
-      `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
-         "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
-       WHERE "status" = 'sending' AND "lease_until" < now()
-       RETURNING "id", "send_id", "email", "first_name", "last_name", "company", "tracking_id", "attempts", "last_error"`,
-    );
-    if (rows.length) {
-      await this.deps.pool.query(
+    const rows = await inTransaction(this.deps.pool, async (client) => {
+      const { rows } = await client.query<Claimed & { last_error: string }>(
+        `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
+           "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
+         WHERE "status" = 'sending' AND "lease_until" < now()
+         RETURNING "id", "send_id", "email", "first_name", "last_name", "company", "tracking_id", "attempts", "last_error"`,
+      );
+      if (!rows.length) return rows;
+      await client.query(
         `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
         [rows.map((r) => r.tracking_id)],
       );
-      // Sent mail names them too (they may have gone out): the Message-ID is the one they carried.
-      await this.recordReaped(rows).catch((err) =>
-        this.deps.logger.warn({ err }, 'reaped campaign mails not recorded in Sent mail'),
+      const records = await this.reapedRecords(rows, client);
+      if (records.length) await client.query(SENT_MAIL_INSERT(1), sentMailParams(records, null));
+      // A send cancelled while these were in flight counted them as neither: counted again.
+      const { rows: finished } = await client.query<{ id: number }>(
+        `SELECT "id" FROM "email_campaign_sends" WHERE "id" = ANY($1::int[]) AND "status" IN ('done', 'cancelled')
+         FOR SHARE`,
+        [[...new Set(rows.map((r) => r.send_id))]],
       );
+      if (finished.length)
+        await recountFinished(
+          client,
+          finished.map((r) => r.id),
+        );
+      return rows;
+    });
+    if (rows.length)
       this.deps.logger.warn(
         { count: rows.length },
         'campaign recipients with an expired lease marked unknown',
       );
-    }
     return rows.length;
   }
 
-  private async recordReaped(rows: Array<Claimed & { last_error: string }>): Promise<void> {
+  /** Sent mail's rows of reaped mails: composed again for their subject and size. */
+  private async reapedRecords(
+    rows: Array<Claimed & { last_error: string }>,
+    client: pg.PoolClient,
+  ): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     for (const r of rows) {
-      const context = await this.sendContext(r.send_id);
+      const context = await this.sendContext(r.send_id, client);
       if (!context) continue;
       const p = { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company };
-      // Composed again for its subject and size; the Message-ID is the one it carried.
-      const mail = await context.composer.compose(p, r.tracking_id);
+      let mail: ComposedCampaignMail;
+      try {
+        mail = await context.composer.compose(p, r.tracking_id);
+      } catch (err) {
+        // It could not have gone out either: nothing to list (and the reap must not fail for it).
+        this.deps.logger.warn(
+          { err, trackingId: r.tracking_id },
+          'reaped campaign mail could not be composed',
+        );
+        continue;
+      }
       outcomes.push(
         outcome(r, 'unknown', r.last_error, 0, 0, {
           messageId: mail.messageId,
@@ -809,7 +854,7 @@ export class CampaignSender {
         }),
       );
     }
-    if (outcomes.length) await this.deps.pool.query(SENT_MAIL_INSERT(1), sentMailParams(outcomes, null));
+    return outcomes;
   }
 
   /**
@@ -928,10 +973,38 @@ function outcome(
 }
 
 /**
+ * A finished send's counts taken again from its rows (a row settled or reaped after it was
+ * completed or cancelled), and its campaign's running totals moved by the difference (a live
+ * send added its counts to the campaign when it finished; a test-mode send never does).
+ * Needs PostgreSQL 18 (RETURNING old/new).
+ */
+async function recountFinished(client: pg.PoolClient, sendIds: number[]): Promise<void> {
+  await client.query(
+    `WITH x AS (
+       SELECT "send_id", count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+              count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+              count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+       FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id"
+     ), u AS (
+       UPDATE "email_campaign_sends" s SET
+         "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+       FROM x WHERE s."id" = x."send_id" AND s."status" IN ('done', 'cancelled')
+       RETURNING s."campaign_id", s."test_mode", new."sent_count" - old."sent_count" AS delta
+     )
+     UPDATE "email_campaigns" c SET "sent_count" = c."sent_count" + d.delta
+     FROM (SELECT "campaign_id", sum(delta)::int AS delta FROM u WHERE NOT "test_mode" GROUP BY 1) d
+     WHERE c."id" = d."campaign_id" AND d.delta <> 0`,
+    [sendIds],
+  );
+}
+
+/**
  * Records campaign mails in Sent mail (mail_messages) as metadata: no bytes, its content is
  * rendered again from its send's on view. From parameters $first… (sentMailParams); in the
  * settle, the main statement after its UPDATE (a data-modifying CTE runs whether read or not).
- * A mail recorded before (its sender was taken for dead, then answered) takes the later outcome.
+ * A mail recorded before (its sender was taken for dead, then answered) takes the worker's
+ * outcome and compose time (its Date, for rendering it again); the reaper's record (transport
+ * null) never replaces one.
  */
 const SENT_MAIL_INSERT = (first: number) => {
   const p = (i: number) => `$${first + i}`;
@@ -949,9 +1022,11 @@ const SENT_MAIL_INSERT = (first: number) => {
        AS m(message_id, kind, campaign_id, send_id, tracking_id, from_address, to_address, subject, size_bytes,
             test_mode, status, attempts, err, provider_id, composed_at)
      ON CONFLICT ("message_id") DO UPDATE SET "status" = excluded."status", "last_error" = excluded."last_error",
-       "transport" = coalesce(excluded."transport", "mail_messages"."transport"),
+       "transport" = excluded."transport", "attempts" = excluded."attempts",
        "provider_message_id" = coalesce(excluded."provider_message_id", "mail_messages"."provider_message_id"),
-       "sent_at" = coalesce(excluded."sent_at", "mail_messages"."sent_at"), "updated_at" = now()`;
+       "sending_at" = excluded."sending_at", "sent_at" = coalesce(excluded."sent_at", "mail_messages"."sent_at"),
+       "updated_at" = now()
+     WHERE excluded."transport" IS NOT NULL`;
 };
 
 function sentMailParams(outcomes: Outcome[], transport: string | null): unknown[] {
