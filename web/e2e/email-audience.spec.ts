@@ -358,7 +358,7 @@ test('re-importing a worse file: the preview counts each choice, and the default
 
   await dialog.getByRole('button', { name: 'Import' }).click();
   await expect(dialog.getByTestId('import-outcome')).toContainText(
-    'Imported 1 contacts, skipped 0 duplicates, 0 errors. Updated 2 existing contacts (fill empty fields only).',
+    'Imported 1 contact, skipped 0 duplicates, 0 errors. Updated 2 existing contacts (fill empty fields only).',
     { timeout: 30_000 },
   );
   listed = await (

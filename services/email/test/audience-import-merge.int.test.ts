@@ -101,7 +101,7 @@ describe('re-importing contacts that are already in the book', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ mergeMode: 'fill', imported: 1, updated: 2, skipped: 2 });
     expect(r.json.message).toBe(
-      'Imported 1 contacts, skipped 2 duplicates, 0 errors. Updated 2 existing contacts (fill empty fields only).',
+      'Imported 1 contact, skipped 2 duplicates, 0 errors. Updated 2 existing contacts (fill empty fields only).',
     );
     const list = await contacts(book);
     expect(list.get('ann@merge.example')).toMatchObject({
