@@ -85,7 +85,7 @@ test('the login form validates its fields and shows the server error for a wrong
   await page.goto('/admin/login');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByText('Please enter a valid email', { exact: true })).toBeVisible();
-  await expect(page.getByText('Password is required')).toBeVisible();
+  await expect(page.getByText('Password is required', { exact: true })).toBeVisible();
   expect(logins).toEqual([]);
 
   // Show/hide toggle of the password field.

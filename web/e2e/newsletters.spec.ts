@@ -408,12 +408,12 @@ test('create by hand with the required fields, preview it, then delete it', asyn
   const dialog = page.getByRole('dialog', { name: 'Create New Newsletter' });
   const create = dialog.getByRole('button', { name: 'Create Newsletter' });
   await create.click();
-  await expect(dialog.getByText('Please fill in all required fields')).toBeVisible();
+  await expect(dialog.getByText('Please fill in all required fields', { exact: true })).toBeVisible();
   await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByLabel('Subject').fill(`Monthly digest ${tag}`);
   await create.click();
-  await expect(dialog.getByText('Please fill in all required fields')).toBeVisible();
+  await expect(dialog.getByText('Please fill in all required fields', { exact: true })).toBeVisible();
   await expect(dialog.getByLabel('HTML content')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByLabel('Name')).not.toHaveAttribute('aria-invalid', 'true');
   // The server says the same when the HTML is blank.
