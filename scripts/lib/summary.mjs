@@ -13,6 +13,8 @@ const missing = [];
 const failures = [];
 const firstLine = (messages) =>
   String(messages?.[0] ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes
+    .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')[0]
     .slice(0, 200);
 const notRun = readdirSync(dir)

@@ -84,8 +84,8 @@ test('the login form validates its fields and shows the server error for a wrong
   });
   await page.goto('/admin/login');
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByText('Please enter a valid email')).toBeVisible();
-  await expect(page.getByText('Password is required')).toBeVisible();
+  await expect(page.getByText('Please enter a valid email', { exact: true })).toBeVisible();
+  await expect(page.getByText('Password is required', { exact: true })).toBeVisible();
   expect(logins).toEqual([]);
 
   // Show/hide toggle of the password field.
@@ -221,7 +221,7 @@ test('an admin manages a booking and a new admin, who must change the password a
   await page.getByLabel('New password', { exact: true }).fill('short');
   await page.getByLabel('Confirm new password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Change Password' }).click();
-  await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+  await expect(page.getByText('Password must be at least 8 characters', { exact: true })).toBeVisible();
   await page.getByLabel('Current password', { exact: true }).fill('wrong-current-password');
   await page.getByLabel('New password', { exact: true }).fill('brand-new-password-1');
   await page.getByLabel('Confirm new password', { exact: true }).fill('brand-new-password-1');

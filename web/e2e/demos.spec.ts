@@ -274,8 +274,13 @@ test('the voice wave presets set size, variant and intensity; reduced motion hol
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.getByRole('button', { name: 'Start Demo' }).click();
   await expect(page.getByText('Demo active')).toBeVisible();
+  // Nor does the intensity drift: the wave holds what the visitor set.
+  await expect(page.getByText('Reduced motion is on: the intensity holds where you set it.')).toBeVisible();
+  const held = await display.textContent();
   const [a, b] = await barHeightsAcrossFrames(page);
   expect(b).toEqual(a);
+  await expect(page.getByRole('button', { name: 'Stop Demo' })).toBeVisible();
+  expect(await display.textContent()).toBe(held);
   await page.getByRole('button', { name: 'Stop Demo' }).click();
 });
 

@@ -32,8 +32,12 @@ test('AI Generate: prompt required, a demo-booking campaign used, its subject op
 
   // The prompt is required, with the spec's text.
   await generator.getByRole('button', { name: 'Generate' }).click();
-  await expect(generator.getByText('Please enter a campaign prompt to generate content.')).toBeVisible();
-  await expect(toasts(page).getByText('Please enter a campaign prompt to generate content.')).toBeVisible();
+  await expect(
+    generator.getByText('Please enter a campaign prompt to generate content.', { exact: true }),
+  ).toBeVisible();
+  await expect(
+    toasts(page).getByText('Please enter a campaign prompt to generate content.', { exact: true }),
+  ).toBeVisible();
 
   await generator
     .getByLabel('Campaign prompt')

@@ -151,7 +151,7 @@ test('address books: create with keywords, search and chips, edit, the default b
   await page.getByRole('button', { name: 'New Address Book' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create Address Book' });
   await dialog.getByRole('button', { name: 'Create Address Book' }).click();
-  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await expect(dialog.getByText('Name is required', { exact: true })).toBeVisible();
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByLabel('Description').fill('Partners at mid-size firms');
   await dialog.getByLabel('Keywords').fill('law, legal, boston, leads, prospects, clients, vip');
@@ -228,7 +228,7 @@ test('imports a file with its outcome, and follows a running import after a relo
   await c.getByRole('button', { name: `Import contacts into ${book.name}` }).click();
   let dialog = page.getByRole('dialog', { name: 'Import Contacts' });
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await expect(dialog.getByText('Please choose a .csv or .xlsx file.')).toBeVisible();
+  await expect(dialog.getByText('Please choose a .csv or .xlsx file.', { exact: true })).toBeVisible();
   await dialog.getByLabel('Contacts file (.csv or .xlsx)').setInputFiles({
     name: 'notes.pdf',
     mimeType: 'application/pdf',
@@ -515,10 +515,10 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
   const dialog = page.getByRole('dialog', { name: 'Import Contacts' });
   await dialog.getByLabel('Address book').selectOption(String(book.id));
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
-  await expect(dialog.getByText('Please choose a CSV file.')).toBeVisible();
+  await expect(dialog.getByText('Please choose a CSV file.', { exact: true })).toBeVisible();
   await dialog.getByRole('tab', { name: 'Manual Entry' }).click();
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
-  await expect(dialog.getByText('Please enter at least one contact.')).toBeVisible();
+  await expect(dialog.getByText('Please enter at least one contact.', { exact: true })).toBeVisible();
   await dialog
     .getByLabel('Contacts')
     .fill(`ann@${tag}.example.com, Ann, Lee, Lee Dental, 617-555-0100\nbob@${tag}.example.com\nnot-an-email`);

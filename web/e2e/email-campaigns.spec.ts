@@ -100,7 +100,7 @@ test('create with validation, preview at three widths with personalisation, dupl
     await expect(dialog.getByText(message, { exact: true })).toBeVisible();
   await dialog.getByLabel('From email').fill('team-at-parley');
   await dialog.getByRole('button', { name: 'Create Campaign' }).click();
-  await expect(dialog.getByText('Please enter a valid from email address')).toBeVisible();
+  await expect(dialog.getByText('Please enter a valid from email address', { exact: true })).toBeVisible();
 
   await dialog.getByLabel('Campaign name').fill(name);
   await dialog
@@ -289,7 +289,7 @@ test('Preview Test sends one marked mail that arrives in Sent mail', async ({ pa
   const dialog = page.getByRole('dialog', { name: 'Preview Test' });
   await dialog.getByLabel('Test email address').fill('not-an-address');
   await dialog.getByRole('button', { name: 'Send Test' }).click();
-  await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
+  await expect(dialog.getByText('Please enter a valid email address', { exact: true })).toBeVisible();
   const to = `qa.${tag}@example.com`;
   await dialog.getByLabel('Test email address').fill(to);
   await dialog.getByRole('button', { name: 'Send Test' }).click();

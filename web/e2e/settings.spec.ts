@@ -306,13 +306,13 @@ test('Security: the session note, the password rules, and a password change that
   const submit = form.getByRole('button', { name: 'Change Password' });
 
   await submit.click();
-  await expect(form.getByText('Current password is required')).toBeVisible();
-  await expect(form.getByText('Password must be at least 8 characters')).toBeVisible();
+  await expect(form.getByText('Current password is required', { exact: true })).toBeVisible();
+  await expect(form.getByText('Password must be at least 8 characters', { exact: true })).toBeVisible();
 
   await form.getByLabel('Current password').fill('wrong-password-1');
   await form.getByLabel('New password', { exact: true }).fill('short');
   await submit.click();
-  await expect(form.getByText('Password must be at least 8 characters')).toBeVisible();
+  await expect(form.getByText('Password must be at least 8 characters', { exact: true })).toBeVisible();
 
   const next = `E2E-${unique()}-password`;
   await form.getByLabel('New password', { exact: true }).fill(next);

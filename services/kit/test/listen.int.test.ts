@@ -139,6 +139,7 @@ describe('listen (kit/db/listen.ts)', () => {
       await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
       const port = (proxy.address() as { port: number }).port;
       const viaProxy = new URL(url);
+      viaProxy.hostname = '127.0.0.1'; // where the relay listens, whatever host PostgreSQL is on
       viaProxy.port = String(port);
       const { l, got, seen } = start(viaProxy.toString(), { ping: { everyMs: 200, timeoutMs: 500 } });
       await l.ready(10_000);

@@ -10,6 +10,12 @@ import { fileURLToPath } from 'node:url';
 // Ryuk (testcontainers' reaper) is an image from Docker Hub; containers are stopped by the
 // setup's teardown instead, and one left by a killed run is removed by the next (labels below).
 process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+// A local engine (its unix socket) publishes ports on this machine's loopback. Without this,
+// testcontainers run inside a container (a /.dockerenv, as on CI machines) reaches them through
+// the docker0 gateway instead, and tests that compare or relay addresses see 172.17.0.1.
+const dockerHost = process.env.DOCKER_HOST ?? '';
+if (dockerHost === '' || dockerHost.startsWith('unix://'))
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
 
 const IMAGES_ENV = fileURLToPath(new URL('../../../../docker/images.env', import.meta.url));
 const RUN_LABEL = 'parley.test-run-pid';

@@ -27,7 +27,7 @@ import {
   type WaveSize,
   type WaveVariant,
 } from './drift.ts';
-import { VoiceWave } from './voice-wave.tsx';
+import { usePrefersReducedMotion, VoiceWave } from './voice-wave.tsx';
 
 const DESCRIPTION =
   'An interactive voice-wave animation: start the demo, tune intensity, size and colour, try the presets and see how to use the component on your own pages.';
@@ -147,14 +147,17 @@ export default function VoiceWaveDemoPage() {
   const [size, setSize] = useState<WaveSize>('md');
   const [variant, setVariant] = useState<WaveVariant>('primary');
 
+  // The drift is motion nobody asked for: a visitor who prefers reduced motion gets a wave that
+  // holds the intensity they set (the bars would otherwise jump every DRIFT_INTERVAL_MS).
+  const reducedMotion = usePrefersReducedMotion();
   useEffect(() => {
-    if (!active) return;
+    if (!active || reducedMotion) return;
     const timer = setInterval(
       () => setIntensity((current) => nextIntensity(current, Math.random())),
       DRIFT_INTERVAL_MS,
     );
     return () => clearInterval(timer);
-  }, [active]);
+  }, [active, reducedMotion]);
 
   const reset = () => {
     setActive(false);
@@ -232,7 +235,9 @@ export default function VoiceWaveDemoPage() {
                 className="mt-2 w-full accent-cyan-400"
               />
               <p className="mt-1 text-xs text-slate-300">
-                While the demo runs, the intensity drifts a little every {DRIFT_INTERVAL_MS} ms.
+                {reducedMotion
+                  ? 'Reduced motion is on: the intensity holds where you set it.'
+                  : `While the demo runs, the intensity drifts a little every ${DRIFT_INTERVAL_MS} ms.`}
               </p>
             </div>
             <ChoiceGroup
