@@ -175,7 +175,12 @@ test('SMTP: the transport is chosen explicitly, and the local mailbox comes back
   await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
   await expect(toasts(page)).toContainText('Update failed');
   await expect(page.getByLabel('SMTP Host')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('Enter the SMTP host to send mail through SMTP.')).toBeVisible();
+  // The field's own error (the toast and the form's live region say it too).
+  await expect(
+    page
+      .getByRole('tabpanel', { name: 'SMTP' })
+      .getByText('Enter the SMTP host to send mail through SMTP.', { exact: true }),
+  ).toBeVisible();
   expect((await savedSettings(page)).get('mail_transport')?.value ?? 'local').toBe('local');
 
   // A host (nothing listens on the port) and SMTP: one save; the mail now goes there.

@@ -117,8 +117,9 @@ export function MergeChoice({
           {preview.isPending ? 'Reading the file…' : 'Preview changes'}
         </button>
         {canPreview ? (
+          // The problem itself is shown (and announced) at the file field; not said twice.
           <span id={`${id}-why`} className="text-xs text-slate-500">
-            {canPreview}
+            The preview needs a file the import can read.
           </span>
         ) : null}
       </div>

@@ -9,6 +9,8 @@ export const PAGE_SIZE = 50;
 
 /** Sent mail's filters (all indexed by the service): recipient (an address or its beginning), campaign, kind. */
 export interface OutboxFilters {
+  /** Recipient or subject, anywhere in them. */
+  q: string;
   to: string;
   campaignId: number | null;
   kind: string;
@@ -17,6 +19,7 @@ export interface OutboxFilters {
 /** A page of Sent mail: `before` is the cursor of the page above it (null: the newest). */
 export function useOutbox(filters: OutboxFilters, before: string | null) {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (filters.q.trim()) params.set('q', filters.q.trim());
   if (filters.to.trim()) params.set('to', filters.to.trim());
   if (filters.campaignId !== null) params.set('campaignId', String(filters.campaignId));
   if (filters.kind) params.set('kind', filters.kind);

@@ -39,7 +39,7 @@ export default function SentMailPage() {
   const searchId = useId();
   const kindId = useId();
   const campaignId = useId();
-  const [filters, setFilters] = useState<OutboxFilters>({ to: '', campaignId: null, kind: '' });
+  const [filters, setFilters] = useState<OutboxFilters>({ q: '', to: '', campaignId: null, kind: '' });
   // Cursors of the pages above the current one (the newest page has none).
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const before = cursors.at(-1) ?? null;
@@ -50,7 +50,9 @@ export default function SentMailPage() {
     setFilters((f) => ({ ...f, ...next }));
     setCursors([null]);
   };
-  const filtered = Boolean(filters.to.trim() || filters.campaignId !== null || filters.kind);
+  const filtered = Boolean(
+    filters.q.trim() || filters.to.trim() || filters.campaignId !== null || filters.kind,
+  );
   const first = (cursors.length - 1) * PAGE_SIZE;
   return (
     <section data-testid="sent-mail-page">
@@ -87,6 +89,20 @@ export default function SentMailPage() {
           </p>
         </div>
       ) : null}
+      <div className="relative mb-3">
+        <Search
+          className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500"
+          aria-hidden="true"
+        />
+        <input
+          type="search"
+          aria-label="Search sent mail"
+          value={filters.q}
+          onChange={(e) => filter({ q: e.target.value })}
+          placeholder="Recipient or subject, any part of them…"
+          className={clsx(inputClass, 'pl-9')}
+        />
+      </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
         <div>
           <label htmlFor={searchId} className={labelClass}>
