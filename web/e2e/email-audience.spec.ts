@@ -235,7 +235,7 @@ test('imports a file with its outcome, and follows a running import after a relo
     buffer: Buffer.from('%PDF-1.4'),
   });
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await expect(dialog.getByText('Only .csv or .xlsx files can be imported.')).toBeVisible();
+  await expect(dialog.getByText('Only .csv or .xlsx files can be imported.', { exact: true })).toBeVisible();
 
   // 3,000 rows, one invalid address and one duplicate.
   const rows = leads(3000, `${tag}.example.com`);
@@ -520,7 +520,7 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
   await expect(dialog.getByText('Please enter at least one contact.', { exact: true })).toBeVisible();
   await dialog
-    .getByLabel('Contacts')
+    .getByRole('textbox', { name: 'Contacts' })
     .fill(`ann@${tag}.example.com, Ann, Lee, Lee Dental, 617-555-0100\nbob@${tag}.example.com\nnot-an-email`);
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
   await expect(toasts(page).getByText('Imported 2 contacts, skipped 0 duplicates, 1 error.')).toBeVisible();

@@ -132,7 +132,8 @@ export function SettingsForm({
   const submit = () => {
     if (save.isPending) return;
     const entries = entriesToSave(fields, values);
-    const problems = { ...clearedFields(fields, values, settings.data), ...validate?.(values) };
+    // An emptied saved field says what to do instead; it wins over a form rule about the same field.
+    const problems = { ...validate?.(values), ...clearedFields(fields, values, settings.data) };
     setErrors(problems);
     const first = fields.find((f) => problems[f.key]);
     if (first) {
