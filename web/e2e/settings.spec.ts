@@ -197,10 +197,14 @@ test('SMTP: the transport is chosen explicitly, and the local mailbox comes back
   await page.getByLabel('SMTP Host').fill('');
   await page.getByRole('button', { name: 'Save SMTP Settings' }).click();
   await expect(toasts(page)).toContainText('Update failed');
+  // The field's own error (the toast and the form's live region say it too).
   await expect(
-    page.getByText('SMTP Host cannot be emptied once saved: the saved value stays.'),
+    page
+      .getByRole('tabpanel', { name: 'SMTP' })
+      .getByText(
+        /^SMTP Host cannot be emptied once saved: the saved value stays\. .*choose Local mailbox under “Send mail through”/,
+      ),
   ).toBeVisible();
-  await expect(page.getByText(/choose Local mailbox under “Send mail through”/)).toBeVisible();
   await page.getByLabel('SMTP Host').fill('127.0.0.1');
 
   // Back to the local mailbox: the host stays saved, unused; a test mail lands in Sent mail.
