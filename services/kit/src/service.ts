@@ -30,6 +30,7 @@ import {
 import { loadConfig, ServiceEnv } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, pingDatabase, waitForDatabase } from './db/pool.ts';
+import { drainConnections } from './drain.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { startTelemetry } from './telemetry.ts';
@@ -371,8 +372,11 @@ export async function runServiceMain<S extends TObject>(
     const running = await startService(module, { logger });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down');
-      running
-        .stop()
+      drainConnections(running.app.server)
+        .then((drained) => {
+          logger.info(drained, 'connections drained');
+          return running.stop();
+        })
         .then(() => telemetry.shutdown())
         .then(
           () => process.exit(0),
