@@ -19,7 +19,14 @@ const tiers = [
   'unit',
   'integration',
   ...(existsSync(join(dir, 'not-run-containers.txt')) ? [] : ['containers']),
+  ...(existsSync(join(dir, 'not-run-k8s.txt')) ? [] : ['k8s']),
 ];
+// The Kubernetes tier's figures (scripts/test/k8s/harness.ts), one check a line.
+const figures = join(dir, 'k8s-figures.txt');
+if (existsSync(figures)) {
+  console.log('\nKubernetes tier:');
+  for (const line of readFileSync(figures, 'utf8').trim().split('\n')) console.log(`  ${line}`);
+}
 for (const tier of tiers) {
   const file = join(dir, `${tier}.json`);
   if (!existsSync(file)) {
