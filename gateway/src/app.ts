@@ -52,7 +52,7 @@ import {
   type ProxyReply,
   Upstream,
 } from './proxy.ts';
-import { WindowLimiter } from './rate-limit.ts';
+import { RouteBudgets } from './rate-limit.ts';
 import {
   API_DOCS_PATH,
   DEFAULT_BODY_LIMIT,
@@ -221,7 +221,7 @@ export async function buildGateway(
   const https = siteOrigin.startsWith('https://');
   const csp = contentSecurityPolicy({ analytics: Boolean(config.GA_MEASUREMENT_ID) });
   const headersForAll = securityHeaders({ https });
-  const limiter = new WindowLimiter();
+  const budgets = new RouteBudgets(config.INTERNAL_AUTH_SECRET);
   const multiplier = config.RATE_LIMIT_MULTIPLIER ?? 1;
 
   const upstreamOptions = {
@@ -460,7 +460,8 @@ export async function buildGateway(
 
   /**
    * The checks every table route passes before anything is forwarded, all synchronous:
-   * edge-cache hits, per-IP budgets, CSRF and the body limit. Returns true when it answered.
+   * edge-cache hits, CSRF and the body limit. Returns true when it answered. (Per-IP budgets
+   * are counted after these, by withinBudget.)
    */
   function admit(x: Exchange, reply: ProxyReply, route: TableRoute): boolean {
     const { entry } = route;
@@ -472,14 +473,6 @@ export async function buildGateway(
       const cached = edge.get(x.url);
       if (cached) {
         sendEdge(x, reply, x.url, cached);
-        return true;
-      }
-    }
-    if (route.budget) {
-      const wait = limiter.hit(`${entry.path}|${x.ip}`, route.budget);
-      if (wait) {
-        reply.header('retry-after', String(wait));
-        refuse(reply, 429, 'Too Many Requests', `Too many requests. Please try again in ${wait} seconds.`);
         return true;
       }
     }
@@ -678,8 +671,39 @@ export async function buildGateway(
     forward(x.raw, reply, call);
   }
 
-  /** Admin routes and read-only POSTs: the parts that wait (session, body), then forward. */
+  /**
+   * Counts the request against its route's per-IP budget, kept by the owning service for every
+   * gateway replica (rate-limit.ts). False when it answered: 429 past the budget, 503 when the
+   * count could not be had (the service would not have answered the request either).
+   */
+  async function withinBudget(x: Exchange, reply: ProxyReply, route: TableRoute): Promise<boolean> {
+    const { budget, upstream, entry } = route;
+    if (!budget || !upstream) return true;
+    let wait: number;
+    try {
+      wait = await budgets.hit(upstream, `${entry.path}|${x.ip}`, budget);
+    } catch (err) {
+      logger.warn({ err, service: entry.service }, 'budget count failed');
+      if (reply.sent || x.raw.socket?.destroyed) return false;
+      if (!x.raw.complete) reply.header('connection', 'close');
+      reply.header('retry-after', RETRY_AFTER_S);
+      refuse(
+        reply,
+        503,
+        'Service Unavailable',
+        `The ${entry.service} service is not available right now. Please try again in a few seconds.`,
+      );
+      return false;
+    }
+    if (!wait) return true;
+    reply.header('retry-after', String(wait));
+    refuse(reply, 429, 'Too Many Requests', `Too many requests. Please try again in ${wait} seconds.`);
+    return false;
+  }
+
+  /** Budgeted routes, admin routes and read-only POSTs: the parts that wait (budget, session, body), then forward. */
   async function sendAfterChecks(request: FastifyRequest, x: Exchange, reply: ProxyReply, route: TableRoute) {
+    if (!(await withinBudget(x, reply, route))) return;
     let assertion: string | undefined;
     if (route.guarded) {
       assertion = await authorise(request, reply, route);
@@ -770,7 +794,7 @@ export async function buildGateway(
         const route = (request.raw as TaggedRequest)[kRoute] as TableRoute;
         const x = exchangeOf(request);
         if (admit(x, reply, route)) return;
-        if (route.guarded || route.entry.cacheKeyFields) {
+        if (route.budget || route.guarded || route.entry.cacheKeyFields) {
           sendAfterChecks(request, x, reply, route).catch((err: Error) => {
             logger.error({ err }, 'gateway access check failed');
             if (!reply.sent) refuse(reply, 500, 'Internal Server Error', 'Something went wrong on our side.');

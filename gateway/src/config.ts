@@ -42,8 +42,6 @@ export const GatewayEnv = Type.Object({
    * chart's ServiceMonitor scrapes; 0 = any free port). Never served on the public PORT.
    */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-  /** Multiplies the route table's per-IP budgets (load tests from one address); default 1. */
-  RATE_LIMIT_MULTIPLIER: Type.Optional(Type.Number({ minimum: 1, maximum: 1_000_000 })),
   /**
    * Google Analytics 4 measurement id (G-XXXXXXX). Set: the web app loads gtag.js and reports
    * page views and the spec's events; unset: analytics is a no-op and no script is loaded.

@@ -117,6 +117,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/api/admin/login', 'identity', 'public'),
   r('POST', '/api/admin/logout', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/me', 'identity', 'admin', { allowPendingPasswordChange: true }),
+  // (chosen) the login page's "signed in already?": public, always 200 (no 401 in the console).
+  r('GET', '/api/admin/session', 'identity', 'public'),
   r('POST', '/api/admin/change-password', 'identity', 'admin', { allowPendingPasswordChange: true }),
   r('GET', '/api/admin/sessions/active', 'identity', 'admin'), // (chosen) dashboard's Active Sessions
   r('POST', '/api/admin/invitations/lookup', 'identity', 'public'),
@@ -126,6 +128,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // ── booking: slots, bookings, contact requests ────────────────────────────────
   r('GET', '/api/bookings/available', 'booking', 'public'),
+  r('GET', '/api/bookings/dates', 'booking', 'public'), // (chosen) the picker's dates and their free slots
   // A booking takes a slot: it must drop any edge-cached answer of /api/bookings/available.
   r('POST', '/api/bookings', 'booking', 'public', { purgesEdgeCache: true }),
   r('GET', '/api/bookings', 'booking', 'admin'),

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PRERENDER_DIR, PRERENDER_ORIGIN_PLACEHOLDER, type PrerenderManifest } from '@parley/contracts/web';
-import { createLogger, type ServiceInstance, verifyAssertion } from '@parley/kit';
+import {
+  budgetRoutes,
+  createLogger,
+  MemoryBudgetStore,
+  requireInternal,
+  type ServiceInstance,
+  verifyAssertion,
+} from '@parley/kit';
 import { freePort } from '@parley/kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Client } from 'undici';
@@ -50,6 +57,10 @@ const HOSTILE_POST = {
 };
 /** The bodies the speech upstream received. */
 const speechCalls: unknown[] = [];
+/** Budget counts the stand-in service was asked for (the gateway's route budgets). */
+let budgetCounts = 0;
+/** When set, the stand-in cannot count budgets (its database is away). */
+let budgetsBroken = false;
 
 /** Sessions by cookie value, as identity would resolve them. */
 const sessions: Record<string, AdminSession> = {
@@ -69,7 +80,22 @@ async function setUp(fast: boolean) {
   uploads.length = 0;
   speechCalls.length = 0;
   fastifyRequests = 0;
+  budgetCounts = 0;
   upstream = Fastify({ bodyLimit: 16 * 1024 * 1024 });
+  // The gateway's route budgets, counted by the owning service as every service does (the kit's
+  // route), in memory here.
+  const counted = new MemoryBudgetStore();
+  budgetRoutes(
+    upstream as unknown as ServiceInstance,
+    {
+      add: (key, hits, windowMs) => {
+        budgetCounts++;
+        if (budgetsBroken) return Promise.reject(new Error('database unavailable'));
+        return counted.add(key, hits, windowMs);
+      },
+    },
+    requireInternal(secret),
+  );
   // Bodies of other types (uploads) are counted, not echoed.
   upstream.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
     uploads.push((body as Buffer).length);
@@ -754,7 +780,8 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
     const limited = responses[6];
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited?.json.error).toBe('Too Many Requests');
-    // Other routes are unaffected.
+    // Other routes are unaffected, and never wait for a budget count.
+    const counts = budgetCounts;
     expect(
       (
         await get('/api/contact', {
@@ -764,6 +791,32 @@ describe.each([true, false])('gateway (fast path %s)', (fast) => {
         })
       ).status,
     ).toBe(200);
+    expect((await get('/api/bookings/available')).status).toBe(200);
+    expect(budgetCounts).toBe(counts);
+  });
+
+  it('counts a budget at the owning service, once per request, and answers 503 when it cannot', async () => {
+    const before = budgetCounts;
+    const ok = await get('/api/voice/text-to-speech', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `budget ${fast}` }),
+    });
+    expect(ok.status).toBe(200);
+    expect(budgetCounts - before).toBe(1);
+    budgetsBroken = true;
+    try {
+      const down = await get('/api/voice/text-to-speech', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `budget ${fast} 2` }),
+      });
+      expect(down.status).toBe(503);
+      expect(down.json.error).toBe('Service Unavailable');
+      expect(down.headers.get('retry-after')).toBeTruthy();
+    } finally {
+      budgetsBroken = false;
+    }
   });
 
   it("accepts RFC 8058 one-click unsubscribes from a mail client's origin (the signed token is the authority)", async () => {

@@ -2,9 +2,10 @@
 // virtual user browses the API calls of the admin pages with that session; without them it
 // checks, quickly, that admin routes refuse anonymous requests with 401.
 //   k6 run -e ADMIN_EMAIL=admin@example.com -e ADMIN_PASSWORD=... scripts/k6/admin-browsing.ts
-import { check, fail, sleep } from 'k6';
+import { check, sleep } from 'k6';
 import http from 'k6/http';
 import {
+  adminSession,
   BASE_URL,
   checkReady,
   profile,
@@ -37,15 +38,7 @@ interface SetupData {
 
 export function setup(): SetupData {
   checkReady();
-  if (!SIGNED_IN) return { cookie: '' };
-  const res = http.post(`${BASE_URL}/api/admin/login`, JSON.stringify({ email: EMAIL, password: PASSWORD }), {
-    headers: { 'Content-Type': 'application/json', Origin: BASE_URL },
-    tags: { endpoint: 'login' },
-  });
-  const cookie = (res.headers['Set-Cookie'] ?? '').split(';')[0] ?? '';
-  if (res.status !== 200 || !cookie)
-    fail(`admin sign-in answered ${res.status}: check ADMIN_EMAIL / ADMIN_PASSWORD`);
-  return { cookie };
+  return { cookie: adminSession() };
 }
 
 export function admin(data: SetupData): void {

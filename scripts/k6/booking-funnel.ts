@@ -2,13 +2,22 @@
 // contention scenario where many users book the SAME slot at once: only 201 (one winner)
 // and 409 (slot taken) are acceptable, and at most one booking may be created.
 //
-// The booking service limits public writes per client IP (PUBLIC_WRITE_RATE_LIMIT, default
-// 20/min); k6 sends everything from one IP, so load/stress/spike need the platform started with
-// a higher limit, e.g. PUBLIC_WRITE_RATE_LIMIT=100000 pnpm start. The smoke run writes 5 times.
+// The calendar is released as it is used: with ADMIN_EMAIL and ADMIN_PASSWORD, setup() signs in
+// and every booking the funnel makes is cancelled through the admin API (PATCH
+// /api/bookings/:id/status) once it is checked, and teardown() cancels the contention winner, so
+// a run of any length leaves the calendar as it found it, and never fails for want of free
+// slots. load, stress and spike require them (ten users would book the whole window in minutes);
+// a smoke run without them keeps its few bookings.
+//
+// The platform limits public writes per client IP (20 bookings a minute); k6 sends everything
+// from one address, so load/stress/spike need the platform started with the load-test switch,
+// RATE_LIMIT_MULTIPLIER (e.g. RATE_LIMIT_MULTIPLIER=1000 pnpm start), which raises every
+// per-client budget of every process alike. The smoke run writes 5 times.
 import { check, fail, sleep } from 'k6';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import {
+  adminSession,
   availableSlots,
   BASE_URL,
   checkReady,
@@ -27,11 +36,13 @@ export { handleSummary } from './lib.ts';
 const WINDOW_DAYS = 15;
 const CONTENTION_VUS = IS_SMOKE ? 3 : 50;
 const bookingAccepted = http.expectedStatuses(201, 409);
+const ADMIN_JSON = (cookie: string) => ({ 'Content-Type': 'application/json', Cookie: cookie });
 
 const bookingsCreated = new Counter('bookings_created');
 const bookingsConflicted = new Counter('bookings_conflicted');
 const contentionCreated = new Counter('contention_created');
 const contentionConflicted = new Counter('contention_conflicted');
+const bookingsReleased = new Counter('bookings_released');
 
 export const options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
@@ -46,7 +57,7 @@ export const options = {
     },
   },
   thresholds: thresholds(
-    { slots: [250, 600], book: [400, 1000], contention: [1000, 2000] },
+    { slots: [250, 600], book: [400, 1000], contention: [1000, 2000], release: [400, 1000] },
     // One slot, many buyers: never more than one booking.
     { contention_created: ['count<=1'] },
   ),
@@ -54,19 +65,52 @@ export const options = {
 
 interface SetupData {
   contentionSlot: string;
+  /** The admin session that releases the bookings ('' in a smoke run without one). */
+  cookie: string;
 }
 
 export function setup(): SetupData {
   checkReady();
+  const cookie = adminSession();
+  if (!cookie && !IS_SMOKE)
+    fail(
+      'load, stress and spike release the slots they book through the admin API: set ADMIN_EMAIL and ADMIN_PASSWORD',
+    );
   // The contention slot: the last free slot of the farthest day that has one, so the funnel
   // (which takes the earliest days' slots first) rarely competes for it.
   const dates = nextDates(WINDOW_DAYS).reverse();
   for (const date of dates) {
     const slots = availableSlots(date, 'setup');
     const last = slots[slots.length - 1];
-    if (last) return { contentionSlot: last };
+    if (last) return { contentionSlot: last, cookie };
   }
   return fail('no free slot in the booking window: nothing to book');
+}
+
+/** Cancels a booking through the admin API: its slot is offered again. */
+function release(id: string, cookie: string): boolean {
+  const res = http.patch(
+    `${BASE_URL}/api/bookings/${id}/status`,
+    JSON.stringify({ status: 'cancelled' }),
+    tagged('release', { headers: ADMIN_JSON(cookie) }),
+  );
+  const ok = check(res, {
+    'the booking is released': (r) =>
+      r.status === 200 && (r.json() as { status?: string } | null)?.status === 'cancelled',
+  });
+  if (ok) bookingsReleased.add(1);
+  return ok;
+}
+
+/** The contention winner (the one booking of the contention slot) is released last. */
+export function teardown(data: SetupData): void {
+  if (!data.cookie) return;
+  const res = http.get(`${BASE_URL}/api/bookings`, tagged('release', { headers: ADMIN_JSON(data.cookie) }));
+  if (res.status !== 200) return;
+  const slot = new Date(data.contentionSlot).getTime();
+  for (const b of (res.json() as Array<{ id: string; timeSlot: string; status: string }>) ?? []) {
+    if (b.status !== 'cancelled' && new Date(b.timeSlot).getTime() === slot) release(b.id, data.cookie);
+  }
 }
 
 function book(timeSlot: string, endpoint: string) {
@@ -107,6 +151,7 @@ export function funnel(data: SetupData): void {
       r.status !== 201 ||
       new Date((r.json() as { timeSlot: string }).timeSlot).getTime() === new Date(chosen).getTime(),
   });
+  if (res.status === 201 && data.cookie) release((res.json() as { id: string }).id, data.cookie);
   sleep(THINK_SECONDS);
 }
 

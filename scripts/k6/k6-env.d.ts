@@ -37,9 +37,11 @@ declare module 'k6/http' {
   export function setResponseCallback(callback: ExpectedStatusesCallback): void;
   function get(url: string, params?: Params): RefinedResponse;
   function post(url: string, body?: string | null, params?: Params): RefinedResponse;
+  function patch(url: string, body?: string | null, params?: Params): RefinedResponse;
   const http: {
     get: typeof get;
     post: typeof post;
+    patch: typeof patch;
     expectedStatuses: typeof expectedStatuses;
     setResponseCallback: typeof setResponseCallback;
   };

@@ -114,6 +114,24 @@ export function checkReady(): void {
   }
 }
 
+/**
+ * setup() step of the scripts that act as an admin: signs in once with ADMIN_EMAIL and
+ * ADMIN_PASSWORD and returns the session cookie every virtual user sends ('' without them).
+ */
+export function adminSession(): string {
+  const email = __ENV.ADMIN_EMAIL ?? '';
+  const password = __ENV.ADMIN_PASSWORD ?? '';
+  if (!email || !password) return '';
+  const res = http.post(`${BASE_URL}/api/admin/login`, JSON.stringify({ email, password }), {
+    headers: { 'Content-Type': 'application/json', Origin: BASE_URL },
+    tags: { endpoint: 'login' },
+  });
+  const cookie = (res.headers['Set-Cookie'] ?? '').split(';')[0] ?? '';
+  if (res.status !== 200 || !cookie)
+    fail(`admin sign-in answered ${res.status}: check ADMIN_EMAIL / ADMIN_PASSWORD`);
+  return cookie;
+}
+
 /** The next `days` calendar dates (YYYY-MM-DD, UTC), starting today. */
 export function nextDates(days: number, from = new Date()): string[] {
   const out: string[] = [];

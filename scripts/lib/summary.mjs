@@ -9,6 +9,12 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+// Named at the very end, so a log that keeps only its tail (CI) still says what failed.
+const failures = [];
+const firstLine = (messages) =>
+  String(messages?.[0] ?? '')
+    .split('\n')[0]
+    .slice(0, 200);
 const notRun = readdirSync(dir)
   .filter((f) => /^not-run-.+\.txt$/.test(f))
   .map((f) => readFileSync(join(dir, f), 'utf8').trim());
@@ -37,10 +43,34 @@ for (const tier of tiers) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  for (const file of r.testResults ?? []) {
+    const rel = String(file.name).replace(`${process.cwd()}/`, '');
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      failures.push(`${tier}: ${rel} › ${t.fullName}: ${firstLine(t.failureMessages)}`);
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push(`${tier}: ${rel}: ${firstLine([file.message])}`);
+  }
 }
+const e2eFailures = (suite, path = []) => {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status === 'unexpected' || test.status === 'flaky') {
+        const error = test.results?.find((x) => x.error)?.error?.message;
+        failures.push(
+          `e2e${test.status === 'flaky' ? ' (flaky)' : ''}: ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLine([error])}`,
+        );
+      }
+    }
+  }
+  for (const child of suite.suites ?? [])
+    e2eFailures(child, suite.title && !suite.file ? [...path, suite.title] : path);
+};
 const e2e = join(dir, 'e2e.json');
 if (existsSync(e2e)) {
-  const s = JSON.parse(readFileSync(e2e, 'utf8')).stats;
+  const report = JSON.parse(readFileSync(e2e, 'utf8'));
+  for (const suite of report.suites ?? []) e2eFailures(suite);
+  const s = report.stats;
   passed += s.expected;
   failed += s.unexpected + (s.flaky ?? 0);
   skipped += s.skipped;
@@ -48,6 +78,7 @@ if (existsSync(e2e)) {
   missing.push('e2e');
 }
 if (missing.length) console.log(`(no results from: ${missing.join(', ')})`);
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 const ciMissesTier = process.env.CI === 'true' && notRun.length > 0;
 process.exit(failed > 0 || missing.length > 0 || ciMissesTier ? 1 : 0);

@@ -20,6 +20,16 @@ describe('k6 scripts', () => {
   let platform: Platform;
   let out: string;
 
+  async function adminCookie(): Promise<string> {
+    const res = await fetch(`${platform.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(res.status).toBe(200);
+    return res.headers.get('set-cookie')?.split(';')[0] ?? '';
+  }
+
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'parley-k6-'));
     platform = await startPlatform({
@@ -55,7 +65,7 @@ describe('k6 scripts', () => {
 
   it.each(SCRIPTS)(
     '%s: the smoke scenario meets its thresholds against pnpm start',
-    (name) => {
+    async (name) => {
       const dir = join(out, name);
       mkdirSync(dir, { recursive: true });
       const r = run(BIN.k6, ['run', '--quiet', '--no-color', script(name)], {
@@ -82,12 +92,33 @@ describe('k6 scripts', () => {
           .map(([expr]) => `${m} ${expr}`),
       );
       expect(crossed).toEqual([]);
-      if (name === 'booking-funnel') expect(summary.metrics.contention_created!.values.count).toBe(1);
+      if (name === 'booking-funnel') {
+        expect(summary.metrics.contention_created!.values.count).toBe(1);
+        // Every booking it made is released (the funnel's and, at teardown, the contention
+        // winner): the calendar is left as the run found it.
+        const created = (summary.metrics.bookings_created?.values.count ?? 0) + 1;
+        expect(summary.metrics.bookings_released?.values.count).toBe(created);
+        const cookie = await adminCookie();
+        const bookings = (await (
+          await fetch(`${platform.url}/api/bookings`, { headers: { cookie } })
+        ).json()) as Array<{ status: string; email: string }>;
+        const k6 = bookings.filter((b) => b.email.startsWith('k6-'));
+        expect(k6.length).toBe(created);
+        expect(k6.filter((b) => b.status !== 'cancelled')).toEqual([]);
+      }
       if (name === 'admin-browsing')
         expect(summary.metrics['http_req_duration{endpoint:admin}']).toBeTruthy();
     },
     120_000,
   );
+
+  it('booking-funnel: load, stress and spike refuse to start without an admin to release what they book', () => {
+    const r = run(BIN.k6, ['run', '--quiet', '--no-color', script('booking-funnel')], {
+      env: { BASE_URL: platform.url, SCENARIO: 'load', K6_SUMMARY_DIR: out },
+    });
+    expect(r.code).not.toBe(0);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/ADMIN_EMAIL and ADMIN_PASSWORD/);
+  }, 60_000);
 
   it('fails fast when the platform is not reachable', async () => {
     const port = await freePort();

@@ -14,7 +14,7 @@ function form(page: Page): Locator {
 async function pickFirstDateWithSlots(scope: Locator): Promise<string> {
   await expect(scope.locator('button[data-date]')).toHaveCount(14);
   const dates = await scope
-    .locator('button[data-date]')
+    .locator('button[data-date]:not([disabled])')
     .evaluateAll((els) => els.map((el) => el.getAttribute('data-date') ?? ''));
   for (const date of dates) {
     await scope.locator(`button[data-date="${date}"]`).click();

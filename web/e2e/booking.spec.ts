@@ -2,7 +2,8 @@ import { expect, type Locator, type Page, test } from './support/test.ts';
 
 /**
  * Booking slice end to end, against the real platform (gateway + booking service).
- * Weekends and past hours have no slots, so tests walk the 14 offered dates until one has.
+ * The picker offers only the dates the service has times for (weekends never do); tests walk
+ * the offered dates until one still has a slot.
  */
 
 const DIALOG_TITLE = 'Book a 15-minute demo';
@@ -29,10 +30,11 @@ async function loadedSlots(dialog: Locator): Promise<Locator> {
 
 /** Picks the first offered date that has at least one slot; returns that date. */
 async function pickFirstDateWithSlots(dialog: Locator): Promise<string> {
+  await expect(dialog.locator('button[data-date]')).toHaveCount(14);
+  // Only the dates the booking service has times for are offered.
   const dates = await dialog
-    .locator('button[data-date]')
+    .locator('button[data-date]:not([disabled])')
     .evaluateAll((els) => els.map((el) => el.getAttribute('data-date') ?? ''));
-  expect(dates).toHaveLength(14);
   for (const date of dates) {
     await dialog.locator(`button[data-date="${date}"]`).click();
     const slots = await loadedSlots(dialog);
@@ -133,4 +135,39 @@ test("the 'openCalendar' window event opens the booking modal; Escape closes it"
   await expect(dialog.locator('button[data-date]')).toHaveCount(14);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+});
+
+test('the date picker offers only dates the booking service has times for: never a weekend', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/bookings/dates');
+  let dialog = await openFromHero(page);
+  const served = (await (await answer).json()) as { dates: Array<{ date: string; available: number }> };
+  await expect(dialog.locator('button[data-date]')).toHaveCount(14);
+  for (const { date, available } of served.dates) {
+    const button = dialog.locator(`button[data-date="${date}"]`);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6) expect(available, date).toBe(0);
+    if (available > 0) await expect(button, date).toBeEnabled();
+    else {
+      await expect(button, date).toBeDisabled();
+      await expect(button.locator('.sr-only')).toContainText('no times available');
+    }
+  }
+  const weekend = served.dates.find(({ date }) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()));
+  if (weekend) await expect(dialog.locator(`button[data-date="${weekend.date}"]`)).toBeDisabled();
+  await page.keyboard.press('Escape');
+
+  // Derived from the answer, not from a calendar of its own: a working day the service says is
+  // full is not offered either.
+  const open = served.dates.find((d) => d.available > 0);
+  expect(open, 'a date with times in the window').toBeTruthy();
+  await page.route('**/api/bookings/dates', (route) =>
+    route.fulfill({
+      json: { dates: served.dates.map((d) => (d.date === open?.date ? { ...d, available: 0 } : d)) },
+    }),
+  );
+  dialog = await openFromHero(page);
+  await expect(dialog.locator(`button[data-date="${open?.date}"]`)).toBeDisabled();
 });

@@ -249,10 +249,10 @@ test('imports a file with its outcome, and follows a running import after a relo
   await dialog.getByRole('button', { name: 'Import' }).click();
   await expect(toasts(page).getByText('Import Complete')).toBeVisible({ timeout: 30_000 });
   await expect(
-    toasts(page).getByText('Imported 3000 contacts, skipped 1 duplicates, 1 errors.'),
+    toasts(page).getByText('Imported 3,000 contacts, skipped 1 duplicate, 1 error.'),
   ).toBeVisible();
   await expect(dialog.getByTestId('import-outcome')).toContainText(
-    'Imported 3000 contacts, skipped 1 duplicates, 1 errors.',
+    'Imported 3,000 contacts, skipped 1 duplicate, 1 error.',
   );
   await expect(dialog.getByTestId('import-error-list')).toContainText(
     'Line 3002: Invalid email address "not-an-email"',
@@ -352,6 +352,10 @@ test('contacts tab: cards, paging, re-subscribe after a real unsubscribe, delete
   await expect(lead7).toContainText('Unsubscribed');
   await expect(lead7).toContainText(/Unsubscribed \w{3} \d{1,2}, \d{4}/);
   await lead7.getByRole('button', { name: `Re-subscribe ${target}` }).click();
+  // Re-subscribing needs the contact's consent, confirmed first (issue 35).
+  const resubscribe = page.getByRole('alertdialog', { name: 'Re-subscribe contact' });
+  await resubscribe.getByRole('checkbox', { name: /has given consent/ }).check();
+  await resubscribe.getByRole('button', { name: 'Re-subscribe' }).click();
   await expect(toasts(page).getByText('Contact re-subscribed')).toBeVisible();
   await expect(lead7).toContainText('Active');
   await expect(lead7.getByRole('button', { name: /Re-subscribe/ })).toHaveCount(0);
@@ -459,7 +463,7 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
     .getByLabel('Contacts')
     .fill(`ann@${tag}.example.com, Ann, Lee, Lee Dental, 617-555-0100\nbob@${tag}.example.com\nnot-an-email`);
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
-  await expect(toasts(page).getByText('Imported 2 contacts, skipped 0 duplicates, 1 errors.')).toBeVisible();
+  await expect(toasts(page).getByText('Imported 2 contacts, skipped 0 duplicates, 1 error.')).toBeVisible();
   await expect(dialog.getByTestId('import-error-list')).toContainText(
     'Line 3: Invalid email address "not-an-email"',
   );

@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { plural } from '@parley/contracts/plural';
 import type { APIRequestContext } from '@playwright/test';
 import { signInAsAdmin, toasts, unique } from './support/admin.ts';
 import { expect, type Locator, type Page, test } from './support/test.ts';
@@ -150,7 +151,7 @@ test('create with validation, preview at three widths with personalisation, dupl
   await preview.getByLabel('Find a preview contact').fill(`grace.${tag}`);
   await preview
     .getByLabel('Preview contact', { exact: true })
-    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com>` });
+    .selectOption({ label: `Grace Hopper <grace.${tag}@example.com> · ${book.name}` });
   await expect(frame.contentFrame().getByRole('heading', { name: 'Hi Grace Hopper' })).toBeVisible();
   await expect(frame.contentFrame().getByText('News for Navy Labs.')).toBeVisible();
   await preview.getByRole('tab', { name: 'Text' }).click();
@@ -352,7 +353,7 @@ test('a live send shows its progress on the card, pauses, resumes and completes'
   // Paused at once (as another admin would), so the card's progress can be read mid-send.
   const paused = await page.request.post(`/api/admin/email/campaigns/${id}/pause`, { data: {} });
   expect(paused.status(), await paused.text()).toBe(200);
-  await expect(toasts(page)).toContainText(`Campaign is being sent to ${count} recipient(s)`);
+  await expect(toasts(page)).toContainText(`Campaign is being sent to ${plural(count, 'recipient')}`);
 
   const progress = c.getByTestId('campaign-progress');
   await page.getByRole('button', { name: 'Refresh analytics' }).click();

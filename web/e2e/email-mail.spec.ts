@@ -13,7 +13,7 @@ import { expect, type Locator, type Page, test } from './support/test.ts';
 async function pickFirstDateWithSlots(scope: Locator): Promise<void> {
   await expect(scope.locator('button[data-date]')).toHaveCount(14);
   const dates = await scope
-    .locator('button[data-date]')
+    .locator('button[data-date]:not([disabled])')
     .evaluateAll((els) => els.map((el) => el.getAttribute('data-date') ?? ''));
   for (const date of dates) {
     await scope.locator(`button[data-date="${date}"]`).click();

@@ -104,7 +104,8 @@ test('admin only: Checking authentication..., then /admin/login without an admin
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/api/admin/me', async (route) => {
+  // The identity check starts with the session question (signed out, it is the only one).
+  await page.route('**/api/admin/session', async (route) => {
     await held;
     await route.continue();
   });
@@ -149,6 +150,33 @@ test('opens by itself once, 10 s after a first visit, without taking the focus',
   await expect(panel(page)).toHaveCount(0);
 });
 
+test('opens by itself only when the admin is idle: never over a dialog, never mid-task', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page);
+  await openScreen(page, '/admin/address-books');
+  await freezeClock(page);
+  // 8 s in, the admin is at work: a dialog, a name being typed.
+  await page.clock.runFor(7_000);
+  await page.getByRole('button', { name: 'New Address Book' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Address Book' });
+  await dialog.getByLabel('Name').pressSequentially('Lea');
+  // Long past the 10 s, and idle, but the dialog is open: the panel stays closed.
+  await page.clock.runFor(30_000);
+  await settle(page);
+  await expect(panel(page)).toHaveCount(0);
+  expect(await marker(page)).toBeNull();
+  // The dialog closed by a key: the admin has just acted, so it still waits.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.clock.runFor(3_000);
+  await settle(page);
+  await expect(panel(page)).toHaveCount(0);
+  // 5 s without a click or a key: now it opens, without taking the focus.
+  await page.clock.runFor(3_000);
+  await expect(panel(page)).toBeVisible();
+  expect(await marker(page)).not.toBeNull();
+  expect(await focusInside(page)).toBe(false);
+});
 test('the admin opens it: filters, top 6 with 2 benefits, 2 next steps, links to the screens', async ({
   page,
 }) => {

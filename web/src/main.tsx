@@ -2,6 +2,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { AppRoot } from './app-root.tsx';
+import { FAILED_CHUNK } from './components/layout/route-error.tsx';
 import { trackPageView } from './lib/analytics.ts';
 import { queryClient } from './lib/api.ts';
 import { routes } from './routes.tsx';
@@ -17,6 +18,8 @@ async function loadLazyRoutesOf(location: Location): Promise<void> {
   await Promise.all(
     lazyMatches.map(async ({ route }) => {
       const resolved = await (route.lazy as () => Promise<Partial<typeof route>>)();
+      // The page's chunk failed: its error cannot match the prerendered markup.
+      if (FAILED_CHUNK in resolved) throw new Error('a page chunk failed to load');
       Object.assign(route, { ...resolved, lazy: undefined });
     }),
   );

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { PublicLayout } from './components/layout/public-layout.tsx';
-import { RouteError } from './components/layout/route-error.tsx';
+import { RouteError, withRouteBoundaries } from './components/layout/route-error.tsx';
 
 /**
  * The route table of the web app (spec §2), shared by the browser (main.tsx) and the
@@ -8,9 +8,10 @@ import { RouteError } from './components/layout/route-error.tsx';
  * own chunk; the public layout (nav bar + booking modal) is in the entry chunk so the
  * frame paints at once. The admin screens have their own frame: the sign-in screens stand
  * alone, the others (the console's entry /admin included) share the admin shell: the guard and
- * the one admin navigation.
+ * the one admin navigation. Every route gets its own error boundary, drawn inside its layout,
+ * and a page whose chunk failed to load can load it again (withRouteBoundaries).
  */
-export const routes: RouteObject[] = [
+const table: RouteObject[] = [
   {
     Component: PublicLayout,
     ErrorBoundary: RouteError,
@@ -147,3 +148,5 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+export const routes: RouteObject[] = withRouteBoundaries(table);

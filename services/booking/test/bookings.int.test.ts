@@ -95,6 +95,42 @@ describe('GET /api/bookings/available', () => {
   });
 });
 
+describe('GET /api/bookings/dates', () => {
+  it("the picker's dates with their free slots: none on days the schedule never works", async () => {
+    const r = await call('GET', '/api/bookings/dates');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    const dates = r.body.dates as Array<{ date: string; available: number }>;
+    expect(dates).toHaveLength(14);
+    for (const { date, available } of dates) {
+      const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+      // The default schedule works Monday to Friday: a weekend day never has a slot.
+      if (weekday === 0 || weekday === 6) expect(available, date).toBe(0);
+      // Each count is the slot list's own.
+      const slots = await call('GET', `/api/bookings/available?date=${date}`);
+      expect(slots.body.availableSlots.length, date).toBe(available);
+    }
+    expect(dates.some((d) => d.available > 0)).toBe(true);
+  });
+
+  it('a booking takes one slot off its date', async () => {
+    const { date, slots } = await firstOpenDate();
+    const before = (await call('GET', '/api/bookings/dates')).body.dates.find(
+      (d: { date: string }) => d.date === date,
+    );
+    const booked = await call('POST', '/api/bookings', {
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      timeSlot: slots[slots.length - 1],
+    });
+    expect(booked.status).toBe(201);
+    const after = (await call('GET', '/api/bookings/dates')).body.dates.find(
+      (d: { date: string }) => d.date === date,
+    );
+    expect(after.available).toBe(before.available - 1);
+  });
+});
+
 describe('POST /api/bookings', () => {
   it('books a slot, removes it from the list and publishes booking.created', async () => {
     const { date, slots } = await firstOpenDate();

@@ -29,6 +29,21 @@ export type AvailableSlotsQuery = Static<typeof AvailableSlotsQuery>;
 export const AvailableSlotsResponse = Type.Object({ availableSlots: Type.Array(IsoDateTime) });
 export type AvailableSlotsResponse = Static<typeof AvailableSlotsResponse>;
 
+/**
+ * GET /api/bookings/dates (chosen): the picker's dates (the window of the service's schedule,
+ * from today, or tomorrow after the cut-off) with how many slots each still offers: 0 for a
+ * day the schedule never works (a weekend by default), a day fully booked, or today's past.
+ */
+export const AvailableDatesResponse = Type.Object({
+  dates: Type.Array(
+    Type.Object({
+      date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Local date YYYY-MM-DD' }),
+      available: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+});
+export type AvailableDatesResponse = Static<typeof AvailableDatesResponse>;
+
 export const CreateBookingBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),

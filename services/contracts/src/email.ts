@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOffset, RowId, UuidId } from './http.ts';
+import { plural } from './plural.ts';
 import { literalUnion } from './schema.ts';
 
 /**
@@ -306,9 +307,9 @@ export const ManualImportBody = Type.Object({
 });
 export type ManualImportBody = Static<typeof ManualImportBody>;
 
-/** The spec's summary of a finished import ('Import Complete'). */
+/** The spec's summary of a finished import ('Import Complete'), its nouns counted ("1 error"). */
 export function importSummary(r: { imported: number; skipped: number; errorCount: number }): string {
-  return `Imported ${r.imported} contacts, skipped ${r.skipped} duplicates, ${r.errorCount} errors.`;
+  return `Imported ${plural(r.imported, 'contact')}, skipped ${plural(r.skipped, 'duplicate')}, ${plural(r.errorCount, 'error')}.`;
 }
 
 // ── events ───────────────────────────────────────────────────────────────────

@@ -50,6 +50,14 @@ export const Me = Type.Object({
 });
 export type Me = Static<typeof Me>;
 
+/**
+ * GET /api/admin/session: whether the request carries a live admin session. Public and always
+ * 200, so the login page can ask without a 401 in the browser's console (issue 35); the
+ * current admin is still GET /api/admin/me.
+ */
+export const SessionStatus = Type.Object({ signedIn: Type.Boolean() });
+export type SessionStatus = Static<typeof SessionStatus>;
+
 export const ChangePasswordBody = Type.Object({
   currentPassword: Type.String({ maxLength: 1024 }),
   newPassword: Type.String({ maxLength: 1024 }),

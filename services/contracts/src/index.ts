@@ -1,5 +1,6 @@
 export * from './blog.ts';
 export * from './booking.ts';
+export * from './budgets.ts';
 export * from './cookies.ts';
 export * from './email.ts';
 export * from './email-ai.ts';
@@ -14,6 +15,7 @@ export * from './http.ts';
 export * from './identity.ts';
 export * from './merge-fields.ts';
 export * from './phone.ts';
+export * from './plural.ts';
 export * from './schedule.ts';
 export * from './schema.ts';
 export * from './settings.ts';

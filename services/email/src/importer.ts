@@ -4,6 +4,7 @@ import {
   type ImportKind,
   type ImportRowError,
   importSummary,
+  plural,
 } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import type { SheetRecord } from './domain/csv.ts';
@@ -350,7 +351,7 @@ export function importResult(job: ImportJob) {
     encoding: job.encoding,
     message:
       job.status === 'completed'
-        ? `${importSummary(job)}${job.updated ? ` Updated ${job.updated} existing contacts.` : ''}`
+        ? `${importSummary(job)}${job.updated ? ` Updated ${plural(job.updated, 'existing contact')}.` : ''}`
         : (job.message ?? ''),
   };
 }

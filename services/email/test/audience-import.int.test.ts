@@ -63,7 +63,7 @@ describe('POST /api/admin/contacts/import-csv', () => {
       rowsRead: 7,
       errorCount: 2,
       errors: ['Line 6: Invalid email address "not-an-email"', 'Line 8: Missing email address'],
-      message: 'Imported 4 contacts, skipped 1 duplicates, 2 errors.',
+      message: 'Imported 4 contacts, skipped 1 duplicate, 2 errors.',
     });
     expect(typeof r.json.importId).toBe('string');
     const list = byEmail(await contactsOf(book));
@@ -148,7 +148,7 @@ describe('POST /api/admin/contacts/import-csv', () => {
     );
     expect(r.json).toMatchObject({ imported: 1, updated: 1, skipped: 2, errorCount: 0 });
     expect(r.json.message).toBe(
-      'Imported 1 contacts, skipped 2 duplicates, 0 errors. Updated 1 existing contacts.',
+      'Imported 1 contact, skipped 2 duplicates, 0 errors. Updated 1 existing contact.',
     );
     const list = byEmail(await contactsOf(book));
     // The address keeps its first spelling; empty cells never erase; the first row of a duplicate wins.

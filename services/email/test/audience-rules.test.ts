@@ -215,7 +215,7 @@ describe('import columns and rows', () => {
 
   it('words the summary as the spec does', () => {
     expect(importSummary({ imported: 3, skipped: 1, errorCount: 2 })).toBe(
-      'Imported 3 contacts, skipped 1 duplicates, 2 errors.',
+      'Imported 3 contacts, skipped 1 duplicate, 2 errors.',
     );
   });
 });

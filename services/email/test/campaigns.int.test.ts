@@ -599,6 +599,25 @@ describe('sending', () => {
     expect(sends.rows).toEqual([{ status: 'done' }]);
   });
 
+  it('cancelling a schedule makes the campaign a draft again, with no time left on it', async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const c = await create({
+      name: 'Unscheduled',
+      subject: 'Unscheduled {{firstName}}',
+      targetAddressBooks: [bookB],
+      scheduledAt: at,
+    });
+    const r = await t.call('POST', `/api/admin/email/campaigns/${c.id}/send`, { confirmSend: true }, admin);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.campaign.status).toBe('scheduled');
+    const x = await t.call('POST', `/api/admin/email/campaigns/${c.id}/cancel`, {}, admin);
+    expect(x.status, x.text).toBe(200);
+    expect(x.json.status).toBe('draft');
+    expect(x.json.scheduledAt).toBeNull();
+    const again = await t.call('GET', `/api/admin/email/campaigns/${c.id}`, undefined, admin);
+    expect(again.json).toMatchObject({ status: 'draft', scheduledAt: null });
+  });
+
   it('marks recipients whose worker died mid-send unknown, never resent', async () => {
     const c = await create({ name: 'Crash', subject: 'Crash {{firstName}}' });
     // A worker claimed these rows (committed 'sending' with a lease) and died before settling.

@@ -61,6 +61,14 @@ export class SessionService {
     return { admin, token };
   }
 
+  /** Whether a session token (from the cookie) is a live session of an active admin. */
+  async isSignedIn(token: string | null): Promise<boolean> {
+    if (!token) return false;
+    return (
+      (await this.repo.resolveSession(hashToken(token), this.now(), this.settings.sessionIdleMs)) !== null
+    );
+  }
+
   /** The signed-in admin, while active (401 otherwise). */
   async current(adminId: string): Promise<AdminUser> {
     const admin = await this.repo.findById(adminId);

@@ -170,6 +170,30 @@ describe('sessions', () => {
     expect(ghost.status).toBe(401);
   });
 
+  it('answers /session 200 whether signed in or not, never a 401', async () => {
+    const none = await h.call('GET', '/api/admin/session');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ signedIn: false });
+    expect(none.headers.get('cache-control')).toBe('no-store');
+    const unknown = await h.call('GET', '/api/admin/session', {
+      headers: { cookie: `parley_session=${'A'.repeat(43)}` },
+    });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual({ signedIn: false });
+    const s = await h.login(SUPER_EMAIL, SUPER_PASSWORD);
+    const live = await h.call('GET', '/api/admin/session', { headers: { cookie: s.cookie!.split(';')[0]! } });
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ signedIn: true });
+    // Signed out: the same cookie no longer counts.
+    await h.call('POST', '/api/admin/logout', {
+      headers: await h.as({ adminId: superId, role: 'super_admin' }, s.token),
+    });
+    const after = await h.call('GET', '/api/admin/session', {
+      headers: { cookie: s.cookie!.split(';')[0]! },
+    });
+    expect(after.body).toEqual({ signedIn: false });
+  });
+
   it('logout ends the current session and clears the cookie', async () => {
     const s = await h.login(SUPER_EMAIL, SUPER_PASSWORD);
     const other = await h.login(SUPER_EMAIL, SUPER_PASSWORD);

@@ -15,6 +15,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { type BudgetCounter, fastifyRateLimitStore } from './budgets/store.ts';
 import { errorHandler, HttpError, notFoundHandler } from './errors.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { contextFromHeaders, endSpan, startServerSpan } from './telemetry.ts';
@@ -48,6 +49,13 @@ export interface BuildAppOptions {
   rewriteUrl?: (req: RawRequest) => string;
   /** Replaces the JSON 404 (the gateway serves the web app for unknown pages). */
   notFoundHandler?: (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown;
+  /** The per-route limits (`config.rateLimit`). */
+  rateLimit?: {
+    /** Where the counts live (a service: its database, shared by the replicas); default this process's memory. */
+    counter?: BudgetCounter;
+    /** Multiplies every route's `max` (RATE_LIMIT_MULTIPLIER: load tests from one address); default 1. */
+    multiplier?: number;
+  };
 }
 
 type RawRequest = import('node:http').IncomingMessage;
@@ -217,8 +225,25 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
   });
   app.get('/openapi.json', { logLevel: 'silent', schema: { hide: true } }, async () => app.swagger());
 
+  // RATE_LIMIT_MULTIPLIER raises every route's per-client limit alike. The route's options are
+  // replaced, not changed: several routes may share one options object.
+  const multiplier = opts.rateLimit?.multiplier ?? 1;
+  if (multiplier !== 1) {
+    app.addHook('onRoute', (route) => {
+      const limit = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit;
+      if (!limit || typeof limit !== 'object') return;
+      const max = (limit as { max?: unknown }).max;
+      if (typeof max !== 'number') return;
+      route.config = {
+        ...route.config,
+        rateLimit: { ...limit, max: Math.min(Math.round(max * multiplier), Number.MAX_SAFE_INTEGER) },
+      } as typeof route.config;
+    });
+  }
+  const counter = opts.rateLimit?.counter;
   await app.register(rateLimit, {
     global: false,
+    ...(counter ? { store: fastifyRateLimitStore(counter) } : {}),
     errorResponseBuilder: (_req, ctx) =>
       new HttpError(429, `Too many requests. Please try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`, {
         'retry-after': String(Math.ceil(ctx.ttl / 1000)),

@@ -36,6 +36,14 @@ export const CommonEnv = {
    * tags). Default http://localhost:3000; `pnpm start` sets its own.
    */
   PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
+  /**
+   * The one switch for load tests from one address: multiplies every per-client request budget
+   * of every process alike (the gateway's route budgets, each service's per-route limits such as
+   * PUBLIC_WRITE_RATE_LIMIT, TTS_RATE_LIMIT, LOGIN_RATE_LIMIT). Never the global budgets that
+   * cap spending (TTS_PAID_CHARS_*, the daily demo-call caps) or the sign-in failure lockouts.
+   * Default 1.
+   */
+  RATE_LIMIT_MULTIPLIER: Type.Optional(Type.Number({ minimum: 1, maximum: 1_000_000 })),
 };
 
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:3000';

@@ -1,5 +1,6 @@
 export * from './app.ts';
 export * from './auth.ts';
+export * from './budgets/index.ts';
 export * from './bus/index.ts';
 export * from './config.ts';
 export * from './db/migrate.ts';

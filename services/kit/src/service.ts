@@ -13,6 +13,8 @@ import type { Registry } from 'prom-client';
 import { type Static, type TObject, Type } from 'typebox';
 import { buildServiceApp, type ServiceInstance } from './app.ts';
 import { requireAdmin, requireInternal, requireRole } from './auth.ts';
+import { budgetRoutes } from './budgets/routes.ts';
+import { BudgetCounter, PgBudgetStore } from './budgets/store.ts';
 import { runEventsCommand } from './bus/events-cli.ts';
 import {
   busConsumer,
@@ -164,6 +166,10 @@ export async function startService<S extends TObject>(
   });
   const replayer = new DeadLetterReplayer(deadLetters, logger);
   const retryPolicy = retryPolicyFrom(config);
+  const clock = opts.now ?? (() => new Date());
+  // Per-client budgets are counted in the service's database, so they hold across replicas.
+  const budgets = new PgBudgetStore(pool, () => clock().getTime());
+  const budgetCounter = new BudgetCounter(budgets, () => clock().getTime());
   const app = await buildServiceApp({
     name: module.name,
     logger,
@@ -172,12 +178,15 @@ export async function startService<S extends TObject>(
     // NATS is away the outbox keeps every event and the service keeps serving.
     readiness: { database: () => pingDatabase(pool) },
     readinessInfo: { bus: async () => bus.isConnected() },
+    rateLimit: { counter: budgetCounter, multiplier: config.RATE_LIMIT_MULTIPLIER },
   });
 
   const subscriptions: Subscription[] = [];
   const responders: Subscription[] = [];
   const shutdownTasks: Array<() => Promise<void>> = [];
   const secret = config.INTERNAL_AUTH_SECRET;
+  // The gateway's route budgets of this service's routes are counted here too.
+  budgetRoutes(app, budgets, requireInternal(secret));
   const checks = new Map<string, () => Promise<Omit<DiagnosticResult, 'duration'>>>();
   checks.set('database', async () => {
     const t0 = performance.now();
@@ -192,7 +201,7 @@ export async function startService<S extends TObject>(
     pool,
     bus,
     logger,
-    now: opts.now ?? (() => new Date()),
+    now: clock,
     auth: {
       admin: requireAdmin(secret),
       superAdmin: requireRole(secret, 'super_admin'),
@@ -260,6 +269,13 @@ export async function startService<S extends TObject>(
   const inboxTimer = setInterval(pruneInboxNow, 3600_000);
   inboxTimer.unref();
   void pruneInboxNow();
+  // Ended budget windows are forgotten once a minute (any replica may do it; a window that a
+  // hit has just started again is not ended, and the delete leaves it).
+  const budgetTimer = setInterval(
+    () => budgets.sweep().catch((err) => logger.warn({ err }, 'budget sweep failed')),
+    60_000,
+  );
+  budgetTimer.unref();
   const listen = opts.listen ?? { host: config.HOST ?? '0.0.0.0', port: config.PORT ?? 0 };
   await app.listen(listen);
   const addr = app.server.address();
@@ -285,6 +301,7 @@ export async function startService<S extends TObject>(
           waiting: pool.waitingCount,
         });
         clearInterval(inboxTimer);
+        clearInterval(budgetTimer);
         await phase('http', app.close(), () => app.server.closeAllConnections());
         await phase(
           'responders',

@@ -135,6 +135,9 @@ describe('the log', () => {
       kind: 'newsletter',
       description: 'Newsletter “Weekly” sent to 1 recipient',
     });
+    expect(
+      say({ subject: 'email.newsletter.sent', name: 'Weekly', sent: 2, failed: 0, test: true }).description,
+    ).toBe('Newsletter “Weekly” sent in test mode to 2 recipients');
   });
 
   it('plural counts with thousands separators', () => {

@@ -412,6 +412,31 @@ describe('events in → projection → recommendations', () => {
     ]);
   });
 
+  it('a newsletter sent in test mode only: the feed and the suggestion agree that it was a test', async () => {
+    await publish(
+      'email.newsletter.sent',
+      {
+        newsletterId: '4',
+        name: 'Dry run',
+        blogPostId: 'p2',
+        recipients: 2,
+        sent: 2,
+        failed: 0,
+        test: true,
+        sentAt: iso(-0.8 * DAY_MS),
+      },
+      iso(-0.8 * DAY_MS),
+    );
+    await caughtUp(live);
+    const body = (await call(live, '/api/admin/feature-recommendations'))
+      .body as FeatureRecommendationsResponse;
+    const feed = body.userActivity.recentActions.map((a) => a.description);
+    expect(feed).toContain('Newsletter “Dry run” sent in test mode to 2 recipients');
+    const newsletters = body.recommendations.find((x) => x.id === 'newsletters');
+    expect(newsletters?.reason).toContain('went out in test mode only, none live to your contacts yet');
+    expect(newsletters?.reason).not.toContain('none has gone out');
+  });
+
   it('a live campaign and a newsletter change the answer', async () => {
     await publish(
       'email.campaign.sent',

@@ -123,6 +123,18 @@ describe('newsletters', () => {
     expect(one.reason).toContain('1 published post has not');
     expect(many.score).toBe(88);
   });
+  it('posts published, newsletters sent in test mode only: says so, not "none has gone out"', () => {
+    const r = rule(
+      facts({ posts: { published: 2, withoutNewsletter: 2 }, newsletters: { sent: 0, testOnly: 1 } }),
+      now,
+    );
+    expect(r).toMatchObject({ score: 92, urgency: 'high', status: 'recommended' });
+    expect(r.reason).toBe(
+      'You published 2 posts; 1 newsletter went out in test mode only, none live to your contacts yet.',
+    );
+    expect(r.reason).not.toContain('none has gone out');
+    expect(r.step).toBe('Send your tested newsletter to your contacts.');
+  });
   it('nothing published: new, low', () => {
     expect(rule(NO_ACTIVITY, now)).toMatchObject({ score: 30, urgency: 'low', status: 'new' });
   });

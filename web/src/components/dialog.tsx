@@ -1,8 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import clsx from 'clsx';
 import { X } from 'lucide-react';
-import type { ReactNode, RefObject } from 'react';
-import { keepOpenOnToast } from './dialog-focus.ts';
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
+import { keepOpenOnToast, registerOpenDialog } from './dialog-focus.ts';
 
 /** Widths of the centred dialogs. */
 const SIZES = {
@@ -133,6 +133,10 @@ export function DialogFrame({
   testId,
 }: DialogFrameProps) {
   const alert = variant === 'alert';
+  // Known as open, so Escape reaches it even while a toast is above it (dialog-focus.ts).
+  const close = useRef(onOpenChange);
+  close.current = onOpenChange;
+  useEffect(() => (open ? registerOpenDialog(() => close.current(false)) : undefined), [open]);
   const openFocus = initialFocus
     ? (e: Event) => {
         e.preventDefault();

@@ -1,4 +1,5 @@
 import {
+  AvailableDatesResponse,
   AvailableSlotsQuery,
   AvailableSlotsResponse,
   availableSlots,
@@ -50,6 +51,28 @@ export async function bookingRoutes(app: ServiceInstance, opts: BookingRoutesOpt
       if (!first || !last) return { availableSlots: [] };
       const taken = await repo.takenSlots(first, new Date(last.getTime() + 1));
       return { availableSlots: availableSlots(date, current, taken, schedule).map((d) => d.toISOString()) };
+    },
+  );
+
+  // The picker's dates with their free slots, so it never offers a day that has none.
+  app.get(
+    '/api/bookings/dates',
+    { schema: { response: { 200: AvailableDatesResponse } } },
+    async (_request, reply) => {
+      const current = now();
+      reply.header('cache-control', 'no-store');
+      const dates = bookableDates(current, schedule);
+      const all = dates.flatMap((d) => slotsOfDate(d, schedule));
+      const first = all[0];
+      const last = all[all.length - 1];
+      const taken =
+        first && last ? await repo.takenSlots(first, new Date(last.getTime() + 1)) : new Set<number>();
+      return {
+        dates: dates.map((date) => ({
+          date,
+          available: availableSlots(date, current, taken, schedule).length,
+        })),
+      };
     },
   );
 

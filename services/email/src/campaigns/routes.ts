@@ -12,6 +12,7 @@ import {
   DeletedResponse,
   ErrorBody,
   MergeCheckResponse,
+  plural,
   ResendCampaignBody,
   SAMPLE_CONTACT,
   SendCampaignBody,
@@ -175,8 +176,8 @@ export async function campaignRoutes(
   ): Promise<SendCampaignResponse> => {
     const campaign = await repo.require(id);
     const who = r.testMode
-      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
-      : `${r.recipients} recipient(s)`;
+      ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
+      : plural(r.recipients, 'recipient');
     return {
       success: true,
       message: r.scheduled

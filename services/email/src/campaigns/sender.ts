@@ -4,6 +4,7 @@ import {
   CAMPAIGN_MESSAGES,
   CONNECTION_FAILURE_COOLDOWN_HOURS,
   MAX_CAMPAIGNS_PER_HOUR,
+  plural,
 } from '@parley/contracts';
 import { enqueueEvent, HttpError, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
@@ -461,7 +462,7 @@ export class CampaignSender {
     await this.completeFinished();
   }
 
-  /** Scheduled: back to draft (unscheduled). Sending or paused: cancelled; what went out stays sent. */
+  /** Scheduled: back to draft, its time cleared. Sending or paused: cancelled; what went out stays sent. */
   async cancel(campaignId: number): Promise<void> {
     await inTransaction(this.deps.pool, async (client) => {
       const c = await lockCampaign(client, campaignId);
@@ -481,8 +482,9 @@ export class CampaignSender {
         [c.current_send_id],
       );
       if (c.status === 'scheduled') {
+        // Unscheduled: a draft with no time left on it (a stale time read as still scheduled).
         await client.query(
-          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "updated_at" = now() WHERE "id" = $1`,
+          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1`,
           [campaignId],
         );
       } else {
@@ -742,14 +744,21 @@ export class CampaignSender {
   private async settle(outcomes: Outcome[], localCopies: LocalCopy[] = []): Promise<void> {
     if (!outcomes.length) return;
     await inTransaction(this.deps.pool, async (client) => {
-      await client.query(
-        `UPDATE "email_campaign_recipients" r SET
+      // A row the reaper already called unknown (this worker's lease ran out while it worked)
+      // is settled with what really happened; `was` tells so, for the recount below.
+      const { rows: settled } = await client.query<{ send_id: number; was: string }>(
+        `WITH o AS (
+           SELECT r."id", r."status"::text AS was FROM "email_campaign_recipients" r
+           WHERE r."id" = ANY($1::bigint[]) AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')
+           FOR UPDATE)
+         UPDATE "email_campaign_recipients" r SET
            "status" = v.status::"mail_status", "last_error" = v.err,
            "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
            "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
            "attempts" = r."attempts" + v.adj, "lease_until" = NULL
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj)
-         WHERE r."id" = v.id AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')`,
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj), o
+         WHERE r."id" = v.id AND o."id" = r."id"
+         RETURNING r."send_id", o.was`,
         [
           outcomes.map((o) => o.id),
           outcomes.map((o) => o.status),
@@ -759,6 +768,19 @@ export class CampaignSender {
           this.workerId,
         ],
       );
+      // A send may have been completed while those rows were unknown: its counts follow.
+      const late = [...new Set(settled.filter((r) => r.was === 'unknown').map((r) => r.send_id))];
+      if (late.length)
+        await client.query(
+          `UPDATE "email_campaign_sends" s SET
+             "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+           FROM (SELECT "send_id", count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+                        count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+                        count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+                 FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id") x
+           WHERE s."id" = x."send_id" AND s."status" IN ('done', 'cancelled')`,
+          [late],
+        );
       const done = outcomes.filter((o) => o.status !== 'pending');
       if (done.length)
         await client.query(
@@ -955,7 +977,7 @@ async function assertUnderHourlyLimit(client: pg.PoolClient): Promise<void> {
     const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
     throw new HttpError(
       429,
-      `${CAMPAIGN_MESSAGES.frequency}: try again in ${Math.ceil(wait / 60)} minute(s)`,
+      `${CAMPAIGN_MESSAGES.frequency}: try again in ${plural(Math.ceil(wait / 60), 'minute')}`,
       { 'retry-after': String(wait) },
     );
   }

@@ -20,6 +20,7 @@ import {
   type NewsletterInput,
   type NewsletterPreview,
   type NewsletterSendResponse,
+  plural,
   SAMPLE_CONTACT,
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound } from '@parley/kit';
@@ -209,8 +210,8 @@ export class NewslettersService {
   private async respond(id: number, r: LaunchResult, what: string): Promise<NewsletterSendResponse> {
     const newsletter = await this.deps.repo.require(id);
     const who = r.testMode
-      ? `${r.recipients} test address(es) (test mode; ${r.originalRecipients} live recipient(s))`
-      : `${r.recipients} recipient(s)`;
+      ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
+      : plural(r.recipients, 'recipient');
     return {
       success: true,
       message: r.scheduled

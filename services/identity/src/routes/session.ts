@@ -8,6 +8,7 @@ import {
   LoginBody,
   LoginResponse,
   Me,
+  SessionStatus,
   SuccessResponse,
 } from '@parley/contracts';
 import { badRequest, HttpError, type ServiceInstance } from '@parley/kit';
@@ -84,6 +85,12 @@ export async function sessionRoutes(app: ServiceInstance, ctx: IdentityRouteCont
       };
     },
   );
+
+  // The login page's question "am I signed in already?": public, always answered 200.
+  app.get('/api/admin/session', { schema: { response: { 200: SessionStatus } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { signedIn: await sessions.isSignedIn(readSessionToken(request.headers.cookie)) };
+  });
 
   app.get(
     '/api/admin/sessions/active',

@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { RATE_LIMIT_MIGRATION, RATE_LIMIT_PRISMA_MODEL } from '../budgets/sql.ts';
 import { BACKBONE_MIGRATION_EXTRAS, BACKBONE_SCHEMA_SQL, EVENT_BACKBONE_MIGRATION } from '../bus/sql.ts';
 import { migrate, readMigrations } from '../db/migrate.ts';
 import { createTestDatabase } from './database.ts';
@@ -10,8 +13,8 @@ import { describeSchema, diffSchemas } from './schema-compare.ts';
  * The migration checks every service runs (ARCHITECTURE §7): the committed migrations and
  * `schema.prisma` describe the same schema (objects Prisma cannot express are listed in
  * `allowedExtras`; the backbone's partial indexes are allowed for every service), the
- * backbone's tables agree with the kit's (services/kit/src/bus/sql.ts), migrations apply twice
- * safely, and from two processes at once.
+ * backbone's tables agree with the kit's (services/kit/src/bus/sql.ts), so does the budget table
+ * (services/kit/src/budgets/sql.ts), migrations apply twice safely, and from two processes at once.
  */
 export function migrationSuite(service: string, migrationsDir: string, allowedExtras: string[]) {
   describe(`${service} migrations`, () => {
@@ -45,6 +48,14 @@ export function migrationSuite(service: string, migrationsDir: string, allowedEx
       const svc = await describeSchema(fromMigrations);
       const diff = diffSchemas(kit, new Map([...svc].filter(([k]) => kit.has(k))));
       expect(diff.missingOrDifferent).toEqual([]);
+    });
+
+    it('carry the per-client budget table exactly as the kit defines it', async () => {
+      const migrations = await readMigrations(migrationsDir);
+      const budgets = migrations.find((m) => m.name.endsWith('_rate_limits'));
+      expect(budgets?.sql, 'a <timestamp>_rate_limits migration').toBe(RATE_LIMIT_MIGRATION);
+      const schema = await readFile(join(migrationsDir, '..', 'schema.prisma'), 'utf8');
+      expect(schema, 'schema.prisma carries the kit model').toContain(RATE_LIMIT_PRISMA_MODEL.trim());
     });
 
     it('apply once, then are a no-op, with Prisma-format records', async () => {

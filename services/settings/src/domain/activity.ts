@@ -1,4 +1,5 @@
 import type { ActivityKind, EventOf, RecentAction } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import type { CONSUMES } from '../events.ts';
 
 /**
@@ -48,7 +49,7 @@ export type LogData =
   | { subject: 'email.address_book.created' | 'email.address_book.deleted'; name: string }
   | { subject: 'email.import.completed'; bookId: number; imported: number; updated: number }
   | { subject: 'email.campaign.sent'; name: string; sent: number; failed: number; test: boolean }
-  | { subject: 'email.newsletter.sent'; name: string; sent: number; failed: number };
+  | { subject: 'email.newsletter.sent'; name: string; sent: number; failed: number; test?: boolean };
 
 export function logDataOf(event: ActivityEvent): LogData {
   switch (event.subject) {
@@ -93,6 +94,7 @@ export function logDataOf(event: ActivityEvent): LogData {
         name: event.payload.name,
         sent: event.payload.sent,
         failed: event.payload.failed,
+        test: event.payload.test ?? false,
       };
   }
 }
@@ -107,10 +109,8 @@ const STATUS_WORDS: Record<string, string> = {
 };
 const statusWord = (s: string) => STATUS_WORDS[s] ?? s.replaceAll('_', ' ');
 
-/** "1 contact", "1,240 contacts". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+/** "1 contact", "1,240 contacts": the product's one rule (@parley/contracts/plural). */
+export { plural };
 
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -173,7 +173,11 @@ export function describeAction(
     }
     case 'email.newsletter.sent': {
       const failed = d.failed ? ` (${d.failed.toLocaleString('en-US')} failed)` : '';
-      return of('newsletter', `Newsletter “${d.name}” sent to ${plural(d.sent, 'recipient')}${failed}`);
+      // A test-mode send says so, as a campaign's does: it is no newsletter "gone out" (issue 35).
+      return of(
+        'newsletter',
+        `Newsletter “${d.name}” sent${d.test ? ' in test mode' : ''} to ${plural(d.sent, 'recipient')}${failed}`,
+      );
     }
   }
 }

@@ -72,7 +72,8 @@ export interface ActivityFacts {
     /** Campaigns sent live in the last 30 days. */
     sentRecently: number;
   };
-  newsletters: { sent: number; lastSentAt: Date | null };
+  /** Newsletters sent live at least once; sent in test mode only. */
+  newsletters: { sent: number; testOnly: number; lastSentAt: Date | null };
   brand: { websiteSaved: boolean; lastAnalysisAt: Date | null };
 }
 
@@ -82,7 +83,7 @@ export const NO_ACTIVITY: ActivityFacts = {
   posts: { published: 0, publishedRecently: 0, lastPublishedAt: null, withoutNewsletter: 0 },
   audience: { addressBooks: 0, contacts: 0, lastImportAt: null },
   campaigns: { sentLive: 0, testOnly: 0, lastSentAt: null, sentRecently: 0 },
-  newsletters: { sent: 0, lastSentAt: null },
+  newsletters: { sent: 0, testOnly: 0, lastSentAt: null },
   brand: { websiteSaved: false, lastAnalysisAt: null },
 };
 
@@ -297,8 +298,15 @@ export const RULES: Record<FeatureId, (f: ActivityFacts, now: Date) => RuleResul
         score: 92,
         urgency: 'high',
         status: 'recommended',
-        reason: `You published ${plural(p.published, 'post')}; none has gone out as a newsletter.`,
-        step: 'Turn your latest post into a newsletter.',
+        // Test-mode sends are in the activity feed: the reason says they were tests, not nothing.
+        reason:
+          f.newsletters.testOnly > 0
+            ? `You published ${plural(p.published, 'post')}; ${plural(f.newsletters.testOnly, 'newsletter')} went out in test mode only, none live to your contacts yet.`
+            : `You published ${plural(p.published, 'post')}; none has gone out as a newsletter.`,
+        step:
+          f.newsletters.testOnly > 0
+            ? 'Send your tested newsletter to your contacts.'
+            : 'Turn your latest post into a newsletter.',
       };
     if (p.withoutNewsletter > 0)
       return {

@@ -216,6 +216,7 @@ interface FactsRow {
   last_campaign_at: Date | null;
   campaigns_recent: number;
   newsletters_sent: number;
+  newsletters_test_only: number;
   last_newsletter_at: Date | null;
   website_saved: boolean;
   last_analysis_at: Date | null;
@@ -243,6 +244,7 @@ const FACTS_SQL = `SELECT
   (SELECT max("last_sent_at") FROM "activity_mailings" WHERE "kind" = 'campaign') AS last_campaign_at,
   (SELECT count(*)::int FROM "activity_mailings" WHERE "kind" = 'campaign' AND "last_sent_at" >= $1) AS campaigns_recent,
   (SELECT count(*)::int FROM "activity_mailings" WHERE "kind" = 'newsletter' AND "live_sends" > 0) AS newsletters_sent,
+  (SELECT count(*)::int FROM "activity_mailings" WHERE "kind" = 'newsletter' AND "live_sends" = 0 AND "test_sends" > 0) AS newsletters_test_only,
   (SELECT max("last_sent_at") FROM "activity_mailings" WHERE "kind" = 'newsletter') AS last_newsletter_at,
   EXISTS (SELECT 1 FROM "settings" WHERE "key" = 'website_url' AND NOT "secret" AND btrim("value") <> '') AS website_saved,
   (SELECT max("created_at") FROM "brand_analyses") AS last_analysis_at`;
@@ -312,7 +314,11 @@ export class ActivityRepository {
         lastSentAt: r.last_campaign_at,
         sentRecently: r.campaigns_recent,
       },
-      newsletters: { sent: r.newsletters_sent, lastSentAt: r.last_newsletter_at },
+      newsletters: {
+        sent: r.newsletters_sent,
+        testOnly: r.newsletters_test_only,
+        lastSentAt: r.last_newsletter_at,
+      },
       brand: { websiteSaved: r.website_saved, lastAnalysisAt: r.last_analysis_at },
     };
   }

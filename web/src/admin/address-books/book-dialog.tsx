@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -89,14 +90,12 @@ export function BookDialog({
           : 'A list of contacts to import into and send to.'
       }
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (!name.trim()) {
             setNameError('Name is required');
-            return;
+            return ['Name is required'];
           }
           save.mutate();
         }}
@@ -178,7 +177,7 @@ export function BookDialog({
           <CancelButton onCancel={() => onOpenChange(false)} />
           <BusyButton busy={save.isPending}>{book ? 'Save Changes' : 'Create Address Book'}</BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
     </DialogFrame>
   );
 }

@@ -5,10 +5,12 @@ import {
   type ImportEncoding,
   importSummary,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -18,7 +20,7 @@ import {
   primaryButton,
   secondaryButton,
 } from '../components/ui.tsx';
-import { BOOK_IMPORT_PATH, formatCount } from '../email/audience-api.ts';
+import { BOOK_IMPORT_PATH, useAddressBooks } from '../email/audience-api.ts';
 import {
   EncodingSelect,
   encodingField,
@@ -72,6 +74,9 @@ export function BookImportDialog({
       }),
   });
   const { state } = imp;
+  // The book as it is now (an import just finished changes its count), not as it was at opening.
+  const books = useAddressBooks();
+  const live = books.data?.find((b) => b.id === book?.id) ?? book;
 
   const close = (next: boolean) => {
     onOpenChange(next);
@@ -87,18 +92,17 @@ export function BookImportDialog({
       open={open}
       onOpenChange={close}
       title="Import Contacts"
-      description={book ? `Into "${book.name}" (${formatCount(book.contactCount)} contacts now).` : ''}
+      description={live ? `Into "${live.name}" (${plural(live.contactCount, 'contact')} now).` : ''}
     >
       {state.kind === 'running' ? (
         <ImportProgressPanel state={state} job={imp.job} onCancel={() => void imp.cancel()} />
       ) : state.kind === 'idle' ? (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
+        <AdminForm
+          onSubmit={() => {
             const p = fileProblem(file, 'csv-xlsx');
             setProblem(p);
-            if (p || !file || !book) return;
+            if (p) return [p];
+            if (!file || !book) return;
             void imp.start(BOOK_IMPORT_PATH, file, {
               addressBookId: String(book.id),
               ...encodingField(encoding),
@@ -141,7 +145,7 @@ export function BookImportDialog({
               Import
             </BusyButton>
           </DialogActions>
-        </form>
+        </AdminForm>
       ) : (
         <div className="space-y-4">
           <ImportOutcome state={state} />

@@ -4,10 +4,12 @@ import {
   type ImportJob,
   POPULAR_BOOK_KEYWORDS,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { BookUser, Download, Loader2, Pencil, Plus, Search, Trash2, Upload, Users } from 'lucide-react';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { errorStatus } from '../../lib/api.ts';
 import { formatDate } from '../../lib/time.ts';
@@ -26,7 +28,6 @@ import {
 import {
   deleteBook,
   exportPath,
-  formatCount,
   refreshAudience,
   useAddressBooks,
   useRunningImports,
@@ -41,6 +42,9 @@ import { BookImportDialog } from './import-dialog.tsx';
  * edit, delete (never the default book), import a .csv/.xlsx per book with live progress, and
  * export a book as CSV.
  */
+/** The Contacts tab of the email page, showing one book's contacts. */
+export const contactsPath = (bookId: number) => `/admin/email?book=${bookId}`;
+
 export default function AddressBooksPage() {
   const searchId = useId();
   const [search, setSearch] = useState('');
@@ -235,7 +239,10 @@ function BookCard({
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
               <h2 id={`${id}-name`} className="truncate text-base font-semibold text-white">
-                {b.name}
+                {/* The card opens its contacts (the Contacts tab, filtered to this book). */}
+                <Link to={contactsPath(b.id)} className="underline-offset-2 hover:text-brand hover:underline">
+                  {b.name}
+                </Link>
               </h2>
               {b.isDefault ? (
                 <Badge className="border-brand/50 bg-brand/10 text-cyan-200">Default</Badge>
@@ -244,12 +251,13 @@ function BookCard({
             {b.description ? <p className="mt-1 text-sm text-slate-400">{b.description}</p> : null}
           </div>
         </div>
-        <p className="mt-3 flex items-center gap-2 text-sm text-slate-300">
-          <Users className="h-4 w-4 text-brand" aria-hidden="true" />
-          <span data-testid="book-count">
-            {formatCount(b.contactCount)} {b.contactCount === 1 ? 'contact' : 'contacts'}
+        {/* Each part keeps its words together; the date goes under the count when space runs out. */}
+        <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-300">
+          <Users className="h-4 w-4 shrink-0 text-brand" aria-hidden="true" />
+          <span className="whitespace-nowrap" data-testid="book-count">
+            {plural(b.contactCount, 'contact')}
           </span>
-          <span className="text-slate-500">· Updated {formatDate(b.updatedAt)}</span>
+          <span className="whitespace-nowrap text-slate-400">· Updated {formatDate(b.updatedAt)}</span>
         </p>
         {shown.length ? (
           <ul aria-label="Keywords" className="mt-3 flex flex-wrap gap-1.5">
@@ -272,10 +280,14 @@ function BookCard({
             data-testid="book-importing"
           >
             <Loader2 className="h-3.5 w-3.5 animate-spin motion-reduce:animate-none" aria-hidden="true" />
-            Importing… {formatCount(running.rowsRead)} rows read{percent !== null ? ` (${percent}%)` : ''}
+            Importing… {plural(running.rowsRead, 'row')} read{percent !== null ? ` (${percent}%)` : ''}
           </p>
         ) : null}
         <div className="mt-auto flex flex-wrap gap-2 pt-4">
+          <Link to={contactsPath(b.id)} className={secondaryButton} aria-label={`Contacts of ${b.name}`}>
+            <Users className="h-4 w-4" aria-hidden="true" />
+            Contacts
+          </Link>
           <button
             type="button"
             className={secondaryButton}

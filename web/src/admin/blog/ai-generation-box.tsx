@@ -3,9 +3,12 @@ import { BLOG_LIMITS } from '@parley/contracts/blog';
 import { Loader2, Sparkles, Wand2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { useFormFeedback } from '../components/form-feedback.tsx';
 import { inputClass, primaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { generateArticle, writerName } from './api.ts';
+
+const TOPIC_REQUIRED = 'Please enter a topic or description for the article';
 
 /**
  * The AI generation box: a topic (Enter or 'Generate Article'), 'auto-generate a featured
@@ -14,6 +17,9 @@ import { generateArticle, writerName } from './api.ts';
 export function AiGenerationBox({ onGenerated }: { onGenerated: (post: GeneratedPost) => void }) {
   const id = useId();
   const [topic, setTopic] = useState('');
+  const [topicMissing, setTopicMissing] = useState(false);
+  // Inside the post form, not a form of its own: the same rule through the hook.
+  const feedback = useFormFeedback<HTMLElement>();
   const [withImage, setWithImage] = useState(true);
   const [startedAt, setStartedAt] = useState<number | null>(null);
   const [elapsed, setElapsed] = useState(0);
@@ -28,12 +34,9 @@ export function AiGenerationBox({ onGenerated }: { onGenerated: (post: Generated
   const generate = async () => {
     if (generating) return;
     if (!topic.trim()) {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: 'Please enter a topic or description for the article',
-      });
-      document.getElementById(`${id}-topic`)?.focus();
+      toast({ variant: 'destructive', title: 'Error', description: TOPIC_REQUIRED });
+      setTopicMissing(true);
+      feedback.report([TOPIC_REQUIRED]);
       return;
     }
     setElapsed(0);
@@ -68,9 +71,11 @@ export function AiGenerationBox({ onGenerated }: { onGenerated: (post: Generated
 
   return (
     <section
+      ref={feedback.ref}
       aria-labelledby={`${id}-title`}
       className="rounded-xl border border-brand/30 bg-gradient-to-br from-cyan-500/10 to-transparent p-4"
     >
+      {feedback.announcer}
       <h3 id={`${id}-title`} className="flex items-center gap-2 text-sm font-semibold text-white">
         <Sparkles className="h-4 w-4 text-brand" aria-hidden="true" />
         AI Content Generation
@@ -86,7 +91,11 @@ export function AiGenerationBox({ onGenerated }: { onGenerated: (post: Generated
           maxLength={BLOG_LIMITS.topic}
           disabled={generating}
           placeholder="e.g. How dental clinics cut no-shows with AI phone agents"
-          onChange={(e) => setTopic(e.target.value)}
+          aria-invalid={topicMissing ? true : undefined}
+          onChange={(e) => {
+            setTopic(e.target.value);
+            setTopicMissing(false);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               // Enter generates; it must not submit the post form around it.

@@ -2,11 +2,12 @@ import type { BlogPost, BlogPostList } from '@parley/contracts';
 import { BLOG_LIMITS, slugify } from '@parley/contracts/blog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowUpRight, Eye, EyeOff, FileText, Loader2, Sparkles, Wand2 } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { trackEvent } from '../../lib/analytics.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   cardClass,
   EmptyState,
@@ -31,6 +32,8 @@ import { useDeletePost, ViewLink } from './page.tsx';
 import { BlogDialog, PostDialog } from './post-dialog.tsx';
 import { DeletePostButton, EditPostButton, PostRow } from './post-row.tsx';
 
+const TOPIC_REQUIRED = 'Please enter a topic or description for the article';
+
 export const CONSOLE_DELETE_CONFIRMATION = 'Are you sure you want to delete this blog post?';
 
 /** A slug no other post has: the generated one, else with -2, -3, ... appended. */
@@ -52,6 +55,7 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose: () => void 
   const id = useId();
   const queryClient = useQueryClient();
   const [topic, setTopic] = useState('');
+  const [topicMissing, setTopicMissing] = useState(false);
   const [withImage, setWithImage] = useState(true);
   const [elapsed, setElapsed] = useState(0);
 
@@ -101,17 +105,16 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose: () => void 
     return () => clearInterval(timer);
   }, [generate.isPending]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (generate.isPending) return;
     if (!topic.trim()) {
       toast({
         variant: 'destructive',
         title: 'Generation failed',
-        description: 'Please enter a topic or description for the article',
+        description: TOPIC_REQUIRED,
       });
-      document.getElementById(`${id}-topic`)?.focus();
-      return;
+      setTopicMissing(true);
+      return [TOPIC_REQUIRED];
     }
     generate.mutate({ topic: topic.trim(), generateImage: withImage });
   };
@@ -125,7 +128,7 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose: () => void 
       title="Generate AI Blog Post"
       description="Give a topic; the AI writer drafts the article (and a featured image) and saves it as a draft for you to review."
     >
-      <form noValidate onSubmit={submit} className="space-y-4 pb-5">
+      <AdminForm onSubmit={submit} className="space-y-4 pb-5">
         <div>
           <label htmlFor={`${id}-topic`} className="mb-1 block text-sm font-medium text-slate-300">
             Topic or description
@@ -138,7 +141,11 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose: () => void 
             maxLength={BLOG_LIMITS.topic}
             disabled={generate.isPending}
             placeholder="e.g. How law firms qualify new clients with AI phone intake"
-            onChange={(e) => setTopic(e.target.value)}
+            aria-invalid={topicMissing ? true : undefined}
+            onChange={(e) => {
+              setTopic(e.target.value);
+              setTopicMissing(false);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
@@ -181,7 +188,7 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose: () => void 
             {generate.isPending ? 'Generating...' : 'Generate Post'}
           </button>
         </div>
-      </form>
+      </AdminForm>
     </BlogDialog>
   );
 }

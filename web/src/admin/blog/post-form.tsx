@@ -8,7 +8,8 @@ import {
   slugify,
 } from '@parley/contracts/blog';
 import { Loader2, Save } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   FieldError,
   inputClass,
@@ -158,8 +159,7 @@ export function PostForm({
     }));
   };
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (pending || imageBusy) return;
     const found: FieldErrors = {};
     if (!values.title.trim()) found.title = 'Title is required';
@@ -168,11 +168,7 @@ export function PostForm({
     else if (!SLUG_RE.test(slug)) found.slug = SLUG_RULE_MESSAGE;
     if (!values.content.trim()) found.content = 'Content is required';
     setErrors(found);
-    const first = (['title', 'slug', 'content'] as const).find((k) => found[k]);
-    if (first) {
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
+    if (found.title || found.slug || found.content) return found;
     onSubmit(toInput(values));
   };
 
@@ -180,7 +176,7 @@ export function PostForm({
     errors[k] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${k}-error` } : {};
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-5" aria-label={post ? 'Edit post' : 'New post'}>
+    <AdminForm onSubmit={submit} className="space-y-5" aria-label={post ? 'Edit post' : 'New post'}>
       <AiGenerationBox onGenerated={onGenerated} />
 
       <Field id={`${id}-title`} label="Title" required>
@@ -370,6 +366,6 @@ export function PostForm({
         </button>
         {imageBusy ? <span className="text-xs text-slate-400">Waiting for the image...</span> : null}
       </div>
-    </form>
+    </AdminForm>
   );
 }

@@ -2,10 +2,11 @@ import type { InvitationLookupResponse, LoginResponse } from '@parley/contracts'
 import { MIN_PASSWORD_LENGTH } from '@parley/contracts/identity';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { adminRequest, afterLoginPath, messageOr, resetSessionCache } from '../lib/api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { AdminForm } from './form-feedback.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { FieldError, FormAlert, LoadingState, labelClass, primaryButton } from './ui.tsx';
 
@@ -36,17 +37,15 @@ export function AcceptInvitation({ token }: { token: string }) {
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (accept.isPending) return;
     const found: typeof errors = {};
     if (password.length < MIN_PASSWORD_LENGTH)
       found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
     else if (confirm !== password) found.confirm = 'Passwords do not match';
     setErrors(found);
-    if (found.password) document.getElementById(`${id}-password`)?.focus();
-    else if (found.confirm) document.getElementById(`${id}-confirm`)?.focus();
-    else accept.mutate();
+    if (found.password || found.confirm) return found;
+    accept.mutate();
   };
 
   const signInLink = (
@@ -86,7 +85,7 @@ export function AcceptInvitation({ token }: { token: string }) {
       footer={signInLink}
     >
       <title>Accept Invitation · Parley</title>
-      <form noValidate onSubmit={submit} className="space-y-4" aria-label="Choose your password">
+      <AdminForm onSubmit={submit} className="space-y-4" aria-label="Choose your password">
         <FormAlert
           message={accept.isError ? messageOr(accept.error, 'Failed to accept the invitation') : null}
         />
@@ -133,7 +132,7 @@ export function AcceptInvitation({ token }: { token: string }) {
           {pending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
           {pending ? 'Activating...' : 'Set Password and Sign In'}
         </button>
-      </form>
+      </AdminForm>
     </AuthCard>
   );
 }

@@ -2,11 +2,12 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { Loader2 } from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
 import { DialogFrame } from '../../components/dialog.tsx';
-import { dangerButton, secondaryButton } from './ui.tsx';
+import { dangerButton, primaryButton, secondaryButton } from './ui.tsx';
 
 /**
- * A confirmation for a destructive action: an alert dialog whose safe choice (Cancel)
- * has the focus when it opens; Escape cancels.
+ * A confirmation for a destructive action: an alert dialog whose safe choice (Cancel, or what
+ * `cancelLabel` says it keeps) has the focus when it opens; Escape chooses it. `tone` 'primary'
+ * for a confirmation that destroys nothing (re-subscribing a contact).
  */
 export function ConfirmDialog({
   open,
@@ -14,16 +15,27 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
   pending,
+  confirmDisabled,
   onConfirm,
+  children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** The safe choice's label: say what it keeps when "Cancel" would be ambiguous. */
+  cancelLabel?: string;
+  tone?: 'danger' | 'primary';
   pending?: boolean;
+  /** The confirm button waits for something (a consent ticked). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
+  /** More text between the description and the buttons. */
+  children?: ReactNode;
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
@@ -36,16 +48,17 @@ export function ConfirmDialog({
       variant="alert"
       initialFocus={cancelRef}
     >
+      {children}
       <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Dialog.Close asChild>
           <button ref={cancelRef} type="button" className={secondaryButton}>
-            Cancel
+            {cancelLabel}
           </button>
         </Dialog.Close>
         <button
           type="button"
-          className={dangerButton}
-          disabled={pending}
+          className={tone === 'danger' ? dangerButton : primaryButton}
+          disabled={pending || confirmDisabled}
           aria-busy={pending}
           onClick={onConfirm}
         >

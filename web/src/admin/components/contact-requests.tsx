@@ -1,4 +1,5 @@
 import type { ContactRequestPage } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Building2, ChevronLeft, ChevronRight, Inbox, Mail, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
@@ -41,7 +42,7 @@ export function ContactRequests() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-400" aria-live="polite">
-          Showing {from}–{to} of {total} contact requests
+          Showing {from}–{to} of {plural(total, 'contact request')}
         </p>
         <button
           type="button"

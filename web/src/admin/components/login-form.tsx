@@ -1,9 +1,10 @@
 import type { LoginResponse } from '@parley/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, LogIn } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { isEmail } from '../../lib/email.ts';
 import { login, messageOr } from '../lib/api.ts';
+import { AdminForm } from './form-feedback.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { FieldError, FormAlert, inputClass, labelClass, primaryButton } from './ui.tsx';
 
@@ -35,8 +36,6 @@ export function LoginForm({
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
 
   const mutation = useMutation({
     mutationFn: (body: { email: string; password: string }) => login(body.email, body.password),
@@ -45,14 +44,11 @@ export function LoginForm({
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (mutation.isPending) return;
     const found = validateLogin(email, password);
     setErrors(found);
-    if (found.email) emailRef.current?.focus();
-    else if (found.password) passwordRef.current?.focus();
-    if (found.email || found.password) return;
+    if (found.email || found.password) return found;
     mutation.mutate({ email: email.trim(), password });
   };
 
@@ -60,14 +56,13 @@ export function LoginForm({
   const pending = mutation.isPending || mutation.isSuccess;
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-4" aria-label="Admin sign in">
+    <AdminForm onSubmit={submit} className="space-y-4" aria-label="Admin sign in">
       <FormAlert message={failure} />
       <div>
         <label htmlFor={`${id}-email`} className={labelClass}>
           Email
         </label>
         <input
-          ref={emailRef}
           id={`${id}-email`}
           name="email"
           type="email"
@@ -91,7 +86,6 @@ export function LoginForm({
           Password
         </label>
         <PasswordInput
-          ref={passwordRef}
           id={`${id}-password`}
           name="password"
           autoComplete="current-password"
@@ -119,6 +113,6 @@ export function LoginForm({
         )}
         {pending ? 'Signing in...' : submitLabel}
       </button>
-    </form>
+    </AdminForm>
   );
 }

@@ -1,4 +1,5 @@
 import { CONTACT_PICKER_PAGE_SIZE, type Contact } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { Info, ListPlus, Search, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -91,9 +92,7 @@ export function ContactSearchTab() {
     const n = addRecipients(list);
     toast({
       title: 'Added to campaign recipients',
-      description: n
-        ? `${n} ${n === 1 ? 'contact was' : 'contacts were'} added.`
-        : 'They were already there.',
+      description: n ? `${plural(n, 'contact was', 'contacts were')} added.` : 'They were already there.',
     });
   };
 
@@ -182,7 +181,7 @@ export function ContactSearchTab() {
           <>
             <p className="mb-2 text-sm text-slate-400" data-testid="search-total">
               {page.meta.totalExact
-                ? `${formatCount(page.meta.total)} ${page.meta.total === 1 ? 'contact' : 'contacts'}`
+                ? plural(page.meta.total, 'contact')
                 : `More than ${formatCount(page.meta.total)} contacts`}
               {query.trim() ? ' match' : ''}
             </p>

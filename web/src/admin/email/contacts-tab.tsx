@@ -2,6 +2,7 @@ import type { Contact, ContactStatus } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Upload, Users } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorState, LoadingState, primaryButton, selectClass } from '../components/ui.tsx';
@@ -29,7 +30,19 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
   const id = useId();
   const queryClient = useQueryClient();
   const [offset, setOffset] = useState(0);
-  const [bookId, setBookId] = useState<number | null>(null);
+  // The book filter lives in the address (?book=): an address-book card opens its contacts here.
+  const [params, setParams] = useSearchParams();
+  const bookId = Number(params.get('book')) || null;
+  const setBookId = (next: number | null) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        if (next) out.set('book', String(next));
+        else out.delete('book');
+        return out;
+      },
+      { replace: true },
+    );
   const [status, setStatus] = useState<ContactStatus | ''>('');
   const books = useAddressBooks();
   const contacts = useContacts({ limit: CONTACTS_PAGE_SIZE, offset, addressBookId: bookId, status });
@@ -45,18 +58,23 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
     if (!contacts.isError) failedOnce.current = false;
   }, [contacts.isError]);
 
+  const [resubscribing, setResubscribing] = useState<Contact | null>(null);
+  const [consent, setConsent] = useState(false);
   const resubscribe = useMutation({
     mutationFn: (c: Contact) => resubscribeContact(c.id),
     onSuccess: async (r) => {
       toast({ title: 'Contact re-subscribed', description: r.message });
+      setResubscribing(null);
       await refreshAudience(queryClient);
     },
-    onError: () =>
+    onError: () => {
+      setResubscribing(null);
       toast({
         variant: 'destructive',
         title: 'Error',
         description: 'Failed to re-subscribe contact. Please try again.',
-      }),
+      });
+    },
   });
   const remove = useMutation({
     mutationFn: (c: Contact) => deleteContact(c.id),
@@ -150,7 +168,10 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
                 contact={c}
                 resubscribing={resubscribe.isPending && resubscribe.variables?.id === c.id}
                 deleting={remove.isPending && remove.variables?.id === c.id}
-                onResubscribe={() => resubscribe.mutate(c)}
+                onResubscribe={() => {
+                  setConsent(false);
+                  setResubscribing(c);
+                }}
                 onDelete={() => setDeleting(c)}
               />
             ))}
@@ -164,6 +185,36 @@ export function ContactsTab({ onImport }: { onImport: () => void }) {
           />
         </>
       )}
+      {/* Mailing someone who unsubscribed again needs their consent: asked before, not after. */}
+      <ConfirmDialog
+        open={resubscribing !== null}
+        onOpenChange={(o) => (o ? undefined : setResubscribing(null))}
+        title="Re-subscribe contact"
+        description={
+          resubscribing
+            ? `${resubscribing.email} ${resubscribing.status === 'bounced' ? 'bounced' : 'unsubscribed'}. Re-subscribing sends them campaigns and newsletters again.`
+            : ''
+        }
+        confirmLabel="Re-subscribe"
+        cancelLabel="Keep unsubscribed"
+        tone="primary"
+        confirmDisabled={!consent}
+        pending={resubscribe.isPending}
+        onConfirm={() => resubscribing && resubscribe.mutate(resubscribing)}
+      >
+        <p className="mt-3 rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-100">
+          Consent is required: only re-subscribe a contact who has asked to receive your mail again.
+        </p>
+        <label className="mt-3 flex items-start gap-2 text-sm text-slate-200">
+          <input
+            type="checkbox"
+            className="mt-0.5 h-4 w-4 accent-cyan-500"
+            checked={consent}
+            onChange={(e) => setConsent(e.target.checked)}
+          />
+          This contact has given consent to receive email again.
+        </label>
+      </ConfirmDialog>
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => (o ? undefined : setDeleting(null))}

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { fileProblem } from '../address-books/import-dialog.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -111,7 +112,8 @@ export function ImportContactsDialog({
     if (mode === 'csv') {
       const p = fileProblem(file, 'csv');
       setProblem(p);
-      if (p || !file) return;
+      if (p) return [p];
+      if (!file) return;
       void imp.start(EMAIL_IMPORT_PATH, file, {
         ...(target ? { addressBookId: String(target) } : {}),
         ...encodingField(encoding),
@@ -119,7 +121,7 @@ export function ImportContactsDialog({
     } else {
       if (!text.trim()) {
         setProblem('Please enter at least one contact.');
-        return;
+        return ['Please enter at least one contact.'];
       }
       setProblem(null);
       manual.mutate();
@@ -152,14 +154,7 @@ export function ImportContactsDialog({
           </div>
         </div>
       ) : (
-        <form
-          noValidate
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
+        <AdminForm className="space-y-4" onSubmit={submit}>
           <div>
             <label htmlFor={`${id}-book`} className={labelClass}>
               Address book
@@ -242,7 +237,7 @@ export function ImportContactsDialog({
               Import Contacts
             </BusyButton>
           </DialogActions>
-        </form>
+        </AdminForm>
       )}
     </AudienceDialog>
   );

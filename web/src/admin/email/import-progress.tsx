@@ -5,6 +5,7 @@ import {
   type ImportResult,
   importSummary,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -271,7 +272,7 @@ export function ImportOutcome({ state }: { state: Exclude<ImportState, { kind: '
           <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
           <span>
             {importSummary(r)}
-            {r.updated ? ` Updated ${formatCount(r.updated)} existing contacts.` : ''}
+            {r.updated ? ` Updated ${plural(r.updated, 'existing contact')}.` : ''}
           </span>
         </p>
         {r.encoding ? (
@@ -283,8 +284,8 @@ export function ImportOutcome({ state }: { state: Exclude<ImportState, { kind: '
           <details className="rounded-lg border border-navy-700 bg-navy-950/40 px-3 py-2 text-sm" open>
             <summary className="cursor-pointer text-slate-300">
               {r.errorCount > r.errors.length
-                ? `First ${r.errors.length} of ${formatCount(r.errorCount)} rows not imported`
-                : `${r.errors.length} rows not imported`}
+                ? `First ${formatCount(r.errors.length)} of ${plural(r.errorCount, 'row')} not imported`
+                : `${plural(r.errors.length, 'row')} not imported`}
             </summary>
             <ul
               className="mt-2 max-h-40 space-y-1 overflow-y-auto text-xs text-slate-400"

@@ -1,6 +1,6 @@
 import clsx from 'clsx';
 import { Monitor, Smartphone, Tablet } from 'lucide-react';
-import { useState } from 'react';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { secondaryButton } from '../components/ui.tsx';
 
@@ -68,7 +68,28 @@ export function DevicePicker({
   );
 }
 
-/** The HTML (sanitised already, in a sandboxed frame) and Text tabs at the device's width. */
+/**
+ * The width a box offers its content, followed as the window changes (null before the first
+ * measure).
+ */
+function useAvailableWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * The HTML (sanitised already, in a sandboxed frame) and Text tabs at the device's width. A
+ * device wider than the dialog leaves room for (a 375 px phone inside a 375 px window) is shown
+ * whole, scaled down: the mail is still laid out at the device's width, never clipped.
+ */
 export function MailPreviewTabs({
   device,
   title,
@@ -88,36 +109,51 @@ export function MailPreviewTabs({
   emptyHtml?: string;
   frameTestId: string;
   textTestId: string;
-  /** A Tailwind height class for the frame. */
-  frameHeight: string;
+  /** The frame's height in CSS pixels. */
+  frameHeight: number;
 }) {
   const [part, setPart] = useState<Part>('html');
-  const width = widthOf(device);
+  const box = useRef<HTMLDivElement>(null);
+  const available = useAvailableWidth(box);
+  const px = DEVICES[device].width;
+  const scale = px && available && available < px ? available / px : 1;
   return (
     <Tabs<Part> label="Preview format" tabs={PARTS} selected={part} onSelect={setPart}>
-      <div className="overflow-x-auto rounded-lg border border-navy-700 bg-navy-950/40 p-2">
-        {part === 'text' ? (
-          <pre
-            className="mx-auto max-w-none p-3 font-mono text-xs break-words whitespace-pre-wrap text-slate-200"
-            style={{ width }}
-            data-testid={textTestId}
-          >
-            {text}
-          </pre>
-        ) : emptyHtml !== undefined && !html.trim() ? (
-          <p className="p-4 text-sm text-slate-400">{emptyHtml}</p>
-        ) : (
-          // sandbox="": no script, no same-origin access, no navigation out of the frame.
-          <iframe
-            title={title}
-            sandbox=""
-            srcDoc={html}
-            data-testid={frameTestId}
-            data-device={device}
-            className={clsx('mx-auto block max-w-none rounded bg-white', frameHeight)}
-            style={{ width }}
-          />
-        )}
+      <div className="rounded-lg border border-navy-700 bg-navy-950/40 p-2">
+        <div ref={box} className="overflow-hidden">
+          {part === 'text' ? (
+            <pre
+              className="mx-auto max-w-full p-3 font-mono text-xs break-words whitespace-pre-wrap text-slate-200"
+              style={{ width: widthOf(device) }}
+              data-testid={textTestId}
+            >
+              {text}
+            </pre>
+          ) : emptyHtml !== undefined && !html.trim() ? (
+            <p className="p-4 text-sm text-slate-400">{emptyHtml}</p>
+          ) : (
+            <div
+              className="mx-auto"
+              style={px ? { width: px * scale, height: frameHeight * scale } : { height: frameHeight }}
+            >
+              {/* sandbox="": no script, no same-origin access, no navigation out of the frame. */}
+              <iframe
+                title={title}
+                sandbox=""
+                srcDoc={html}
+                data-testid={frameTestId}
+                data-device={device}
+                data-scale={scale.toFixed(3)}
+                className="block max-w-none origin-top-left rounded bg-white"
+                style={{
+                  width: widthOf(device),
+                  height: frameHeight,
+                  ...(scale < 1 ? { transform: `scale(${scale})` } : {}),
+                }}
+              />
+            </div>
+          )}
+        </div>
       </div>
     </Tabs>
   );

@@ -7,11 +7,22 @@ import { keepOpenOnToast } from '../../components/dialog-focus.ts';
 import { meQuery } from '../lib/api.ts';
 import { useFeatureInsights, useFeatureRecommendations } from './api.ts';
 import { FeatureDiscoveryPanel } from './panel.tsx';
-import { FIRST_VISIT_DELAY_MS, isFirstVisit, markVisited, pageOf } from './rules.ts';
+import { FIRST_VISIT_DELAY_MS, isFirstVisit, markVisited, pageOf, waitBeforeOpening } from './rules.ts';
+
+/** What counts as the admin doing something. */
+const INPUT_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
+/** A dialog on the page (the panel itself is one only once open). */
+const OPEN_DIALOG = '[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]';
+/** A field being filled. */
+const FIELD = 'input, textarea, select, [contenteditable="true"]';
+/** While a dialog or a field holds the admin, look again this often. */
+const RECHECK_MS = 1000;
 
 /**
  * The feature-discovery panel of every admin screen (spec §2, §4): a button above the screen
- * opens it; on a first visit (no marker in local storage) it opens by itself once, 10 s later.
+ * opens it; on a first visit (no marker in local storage) it opens by itself once, 10 s later,
+ * and only when the admin is idle (5 s without a click or a key), with no dialog open and no
+ * field being filled: it never covers the page mid-task (issue 35).
  * It is a side panel that leaves the screen usable: opened by itself it takes no focus and
  * a click elsewhere closes it; opened by the button it takes the focus, and Escape or Close
  * gives it back to the button.
@@ -52,14 +63,36 @@ function FeatureDiscoveryLauncher() {
 
   useEffect(() => {
     if (!isFirstVisit()) return;
-    const timer = setTimeout(() => {
+    const visitedAt = Date.now();
+    let lastInputAt = visitedAt;
+    const onInput = () => {
+      lastInputAt = Date.now();
+    };
+    for (const type of INPUT_EVENTS) window.addEventListener(type, onInput, { capture: true, passive: true });
+    let timer: ReturnType<typeof setTimeout>;
+    const look = () => {
       // Opened meanwhile (here or in another tab): the first visit is over.
       if (!isFirstVisit()) return;
-      markVisited();
-      setByItself(true);
-      setOpen(true);
-    }, FIRST_VISIT_DELAY_MS);
-    return () => clearTimeout(timer);
+      const wait = waitBeforeOpening({
+        now: Date.now(),
+        visitedAt,
+        lastInputAt,
+        dialogOpen: document.querySelector(OPEN_DIALOG) !== null,
+        editing: document.activeElement?.matches(FIELD) ?? false,
+      });
+      if (wait === null) timer = setTimeout(look, RECHECK_MS);
+      else if (wait > 0) timer = setTimeout(look, wait);
+      else {
+        markVisited();
+        setByItself(true);
+        setOpen(true);
+      }
+    };
+    timer = setTimeout(look, FIRST_VISIT_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      for (const type of INPUT_EVENTS) window.removeEventListener(type, onInput, { capture: true });
+    };
   }, []);
 
   const onOpenChange = (next: boolean) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CATEGORY_FILTERS,
   FIRST_VISIT_DELAY_MS,
+  IDLE_BEFORE_OPEN_MS,
   INSIGHTS_REFRESH_MS,
   isFirstVisit,
   pageOf,
@@ -10,6 +11,7 @@ import {
   recommendationsPath,
   timeAgo,
   topRecommendations,
+  waitBeforeOpening,
 } from './rules.ts';
 
 const rec = (id: string, category: FeatureRecommendation['category']): FeatureRecommendation => ({
@@ -73,5 +75,24 @@ describe('feature-discovery panel rules', () => {
 
   it('never opens by itself where there is no local storage', () => {
     expect(isFirstVisit()).toBe(false);
+  });
+});
+
+describe('opening by itself (issue 35: only when the admin is idle, never over a dialog)', () => {
+  const base = { visitedAt: 0, lastInputAt: 0, dialogOpen: false, editing: false };
+  it('waits for the first-visit delay, then opens when nothing holds the admin', () => {
+    expect(waitBeforeOpening({ ...base, now: 4_000 })).toBe(FIRST_VISIT_DELAY_MS - 4_000);
+    expect(waitBeforeOpening({ ...base, now: FIRST_VISIT_DELAY_MS })).toBe(0);
+  });
+  it('waits until the admin has been idle long enough', () => {
+    const lastInputAt = FIRST_VISIT_DELAY_MS - 1_000;
+    expect(waitBeforeOpening({ ...base, lastInputAt, now: FIRST_VISIT_DELAY_MS })).toBe(
+      IDLE_BEFORE_OPEN_MS - 1_000,
+    );
+    expect(waitBeforeOpening({ ...base, lastInputAt, now: lastInputAt + IDLE_BEFORE_OPEN_MS })).toBe(0);
+  });
+  it('never over an open dialog or a field being filled: look again later', () => {
+    expect(waitBeforeOpening({ ...base, now: 60_000, dialogOpen: true })).toBeNull();
+    expect(waitBeforeOpening({ ...base, now: 60_000, editing: true })).toBeNull();
   });
 });

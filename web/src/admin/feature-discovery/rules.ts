@@ -4,6 +4,7 @@ import {
   type FeaturePage,
   type FeatureRecommendation,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 
 /**
  * The panel's pure rules (spec §2 "Feature-discovery panel", §9): when it opens by itself, what
@@ -12,6 +13,36 @@ import {
 
 /** It opens by itself once, this long after a first visit (spec §9: 10 s). */
 export const FIRST_VISIT_DELAY_MS = 10_000;
+/** ... and only once the admin has left mouse and keys alone this long (issue 35). */
+export const IDLE_BEFORE_OPEN_MS = 5_000;
+
+/** What the page is doing when the panel could open by itself. */
+export interface OpenMoment {
+  now: number;
+  /** When the first visit began. */
+  visitedAt: number;
+  /** The admin's last click, key, wheel or touch (the visit's start when none). */
+  lastInputAt: number;
+  /** A dialog is open: the panel must never cover it. */
+  dialogOpen: boolean;
+  /** The focus is in a field: the admin is mid-task even without typing. */
+  editing: boolean;
+}
+
+/**
+ * How long to wait before the panel may open by itself (0: now). It waits for the first-visit
+ * delay, then for the admin to be idle, with no dialog open and no field being filled; `null`
+ * when only the page can tell (a dialog or a field): look again later.
+ */
+export function waitBeforeOpening(m: OpenMoment): number | null {
+  const wait = Math.max(
+    m.visitedAt + FIRST_VISIT_DELAY_MS - m.now,
+    m.lastInputAt + IDLE_BEFORE_OPEN_MS - m.now,
+    0,
+  );
+  if (wait > 0) return wait;
+  return m.dialogOpen || m.editing ? null : 0;
+}
 /** Spec §7: recommendations refreshed every 5 minutes, insights every 10. */
 export const RECOMMENDATIONS_REFRESH_MS = 5 * 60_000;
 export const INSIGHTS_REFRESH_MS = 10 * 60_000;
@@ -83,7 +114,7 @@ export function timeAgo(iso: string, now: number): string {
   const h = Math.floor(m / 60);
   if (h < 24) return `${h} h ago`;
   const d = Math.floor(h / 24);
-  return `${d} ${d === 1 ? 'day' : 'days'} ago`;
+  return `${plural(d, 'day')} ago`;
 }
 
 /** Local storage, or null where the browser refuses it (then the panel never opens by itself). */

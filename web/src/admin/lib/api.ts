@@ -1,4 +1,4 @@
-import type { LoginResponse, Me } from '@parley/contracts';
+import type { LoginResponse, Me, SessionStatus } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError, apiErrorOf, errorMessage, errorStatus, getQueryFn } from '../../lib/api.ts';
 
@@ -18,10 +18,23 @@ export const CONTACT_REQUESTS_PATH = '/api/contact-requests';
 /** The `error` category of the gateway's 403 for an admin who must change the password. */
 export const PASSWORD_CHANGE_REQUIRED = 'Password Change Required';
 
-/** The current admin, or null when signed out (401). Never retried, never refetched on its own. */
+/** Whether the browser holds a live session: public, always 200 (no 401 in the console). */
+export const SESSION_PATH = '/api/admin/session';
+
+const meOrNull = getQueryFn<Me | null>({ on401: 'returnNull' });
+
+/**
+ * The current admin, or null when signed out (401). Never retried, never refetched on its own.
+ * Signed out, the session question answers it: no 401 is asked for, so a visit to the login
+ * screen logs no failed request (issue 35).
+ */
 export const meQuery = {
   queryKey: [ME_PATH] as [string],
-  queryFn: getQueryFn<Me | null>({ on401: 'returnNull' }),
+  queryFn: async (context: Parameters<typeof meOrNull>[0]): Promise<Me | null> => {
+    const res = await fetch(SESSION_PATH, { credentials: 'include', signal: context.signal });
+    if (res.ok && ((await res.json()) as SessionStatus).signedIn === false) return null;
+    return meOrNull(context);
+  },
   retry: false,
 } as const;
 

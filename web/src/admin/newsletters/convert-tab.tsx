@@ -3,6 +3,7 @@ import {
   NEWSLETTER_LIMITS,
   type NewsletterCustomizations,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { FileText, Loader2, RefreshCw, Wand2 } from 'lucide-react';
@@ -10,6 +11,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { formatDate } from '../../lib/time.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   Badge,
   cardClass,
@@ -21,7 +23,6 @@ import {
   primaryButton,
   secondaryButton,
 } from '../components/ui.tsx';
-import { formatCount } from '../email/audience-api.ts';
 import { messageOr } from '../lib/api.ts';
 import { convertBlogPost, failureToast, refreshNewsletters, useBlogPosts } from './api.ts';
 
@@ -77,10 +78,9 @@ export function ConvertTab({ onConverted }: { onConverted: () => void }) {
       />
     );
   return (
-    <form
+    <AdminForm
       className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={() => {
         if (chosen) convert.mutate(chosen);
       }}
     >
@@ -139,11 +139,7 @@ export function ConvertTab({ onConverted }: { onConverted: () => void }) {
                     <span className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-400">
                       <span>{p.author}</span>
                       {p.publishedAt ? <span>· {formatDate(p.publishedAt)}</span> : null}
-                      {p.newsletterCount ? (
-                        <Badge>
-                          {formatCount(p.newsletterCount)} newsletter{p.newsletterCount === 1 ? '' : 's'}
-                        </Badge>
-                      ) : null}
+                      {p.newsletterCount ? <Badge>{plural(p.newsletterCount, 'newsletter')}</Badge> : null}
                     </span>
                   </span>
                 </label>
@@ -190,7 +186,7 @@ export function ConvertTab({ onConverted }: { onConverted: () => void }) {
           <ConvertButton busy={convert.isPending} disabled={!chosen} />
         </div>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

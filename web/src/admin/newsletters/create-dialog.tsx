@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -112,13 +113,12 @@ export function CreateNewsletterDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           setTried(true);
-          if (missing.length === 0) create.mutate();
+          if (missing.length) return [NEWSLETTER_MESSAGES.required];
+          create.mutate();
         }}
       >
         {input('name', 'Name', NEWSLETTER_LIMITS.name)}
@@ -178,7 +178,7 @@ export function CreateNewsletterDialog({
           <CancelButton onCancel={() => onOpenChange(false)} />
           <BusyButton busy={create.isPending}>Create Newsletter</BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
     </AudienceDialog>
   );
 }

@@ -91,7 +91,7 @@ export function NewsletterPreviewDialog({
             text={p.text || 'No text part.'}
             frameTestId="newsletter-preview-frame"
             textTestId="newsletter-preview-text"
-            frameHeight="h-[32rem]"
+            frameHeight={512}
           />
         </div>
       )}

@@ -1,4 +1,5 @@
 import { NEWSLETTER_CONTACT_FETCH_LIMIT } from '@parley/contracts';
+import { nounFor, plural } from '@parley/contracts/plural';
 import { Building2, UserCheck, Users } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
@@ -106,7 +107,7 @@ function AllPanel({ count, open }: { count: number | null; open: boolean }) {
       <strong className="text-white tabular-nums" data-testid="all-contacts-count">
         {count === null ? '…' : formatCount(count)}
       </strong>{' '}
-      {count === 1 ? 'contact' : 'contacts'}.
+      {nounFor(count ?? 0, 'contact')}.
     </p>
   );
 }
@@ -241,8 +242,8 @@ function IndividualPanel({
       ) : null}
       {inactive > 0 ? (
         <p className="text-xs text-slate-400">
-          {formatCount(inactive)} unsubscribed or bounced {inactive === 1 ? 'contact is' : 'contacts are'} not
-          listed: they receive no newsletter.
+          {formatCount(inactive)} unsubscribed or bounced {nounFor(inactive, 'contact is', 'contacts are')}{' '}
+          not listed: they receive no newsletter.
         </p>
       ) : null}
     </div>
@@ -313,7 +314,7 @@ function IndustryPanel({
               />
               <span className="min-w-0 flex-1 break-words text-slate-100">{c.company}</span>
               <span className="shrink-0 text-xs text-slate-400 tabular-nums">
-                {formatCount(c.count)} {c.count === 1 ? 'contact' : 'contacts'}
+                {plural(c.count, 'contact')}
               </span>
             </label>
           </li>
@@ -330,8 +331,8 @@ function IndustryPanel({
         ) : (
           <>
             <strong className="text-white tabular-nums">{count === null ? '…' : formatCount(count)}</strong>{' '}
-            {count === 1 ? 'contact' : 'contacts'} will receive it ({formatCount(selected.length)}{' '}
-            {selected.length === 1 ? 'company' : 'companies'}).
+            {nounFor(count ?? 0, 'contact')} will receive it ({formatCount(selected.length)}{' '}
+            {nounFor(selected.length, 'company', 'companies')}).
           </>
         )}
       </p>

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CalendarClock } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { formatShortDateTime } from '../../lib/time.ts';
+import { formatScheduledTime } from '../../lib/time.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -70,7 +71,7 @@ export function ScheduleNewsletterDialog({
     onSuccess: async (r, { at }) => {
       toast({
         title: 'Newsletter Scheduled',
-        description: `"${r.newsletter.name}" goes out ${formatShortDateTime(at.toISOString())}.`,
+        description: `"${r.newsletter.name}" goes out ${formatScheduledTime(at.toISOString())}.`,
       });
       onOpenChange(false);
       await refreshNewsletters(queryClient);
@@ -81,19 +82,22 @@ export function ScheduleNewsletterDialog({
   const submit = () => {
     if (!newsletter) return;
     const when = scheduleInstant(date, time);
-    if (!when.ok)
-      return setError(
-        when.reason === 'missing' ? NEWSLETTER_MESSAGES.dateTime : NEWSLETTER_MESSAGES.pastDate,
-      );
+    if (!when.ok) {
+      const problem = when.reason === 'missing' ? NEWSLETTER_MESSAGES.dateTime : NEWSLETTER_MESSAGES.pastDate;
+      setError(problem);
+      return [problem];
+    }
     const audience = audienceOf(choice);
-    if (!audience || count === 0)
-      return setError(
+    if (!audience || count === 0) {
+      const problem =
         choice.tab === 'companies'
           ? `${NEWSLETTER_MESSAGES.noContacts}: choose at least one company.`
           : choice.tab === 'contacts'
             ? `${NEWSLETTER_MESSAGES.noContacts}: select at least one contact.`
-            : `${NEWSLETTER_MESSAGES.noContacts}: there are no active contacts.`,
-      );
+            : `${NEWSLETTER_MESSAGES.noContacts}: there are no active contacts.`;
+      setError(problem);
+      return [problem];
+    }
     setError(null);
     schedule.mutate({ n: newsletter, at: when.at, audience });
   };
@@ -108,14 +112,7 @@ export function ScheduleNewsletterDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <AdminForm className="space-y-4" onSubmit={submit}>
         <div className="grid gap-3 sm:grid-cols-2">
           <div>
             <label htmlFor={`${id}-date`} className={labelClass}>
@@ -170,7 +167,7 @@ export function ScheduleNewsletterDialog({
             Schedule Newsletter
           </BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
     </AudienceDialog>
   );
 }

@@ -3,7 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, FlaskConical, Send } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { BusyButton, CancelButton, DialogActions, dangerButton, primaryButton } from '../components/ui.tsx';
+import { useFormFeedback } from '../components/form-feedback.tsx';
+import {
+  BusyButton,
+  CancelButton,
+  DialogActions,
+  dangerButton,
+  FormAlert,
+  primaryButton,
+} from '../components/ui.tsx';
 import { formatCount } from '../email/audience-api.ts';
 import { AudienceDialog } from '../email/audience-dialog.tsx';
 import { MergeCheckPanel, needsAcknowledgement } from '../email/campaigns/merge-check-panel.tsx';
@@ -50,10 +58,15 @@ export function SendNewsletterDialog({
   const testAddresses = Array.isArray(saved) ? saved : [];
   const test = !resend && (testMode || testEnv);
 
+  /** The last Send found no recipients: said under the chooser (and in a toast). */
+  const [noRecipients, setNoRecipients] = useState<string | null>(null);
+  const feedback = useFormFeedback<HTMLDivElement>();
+
   useEffect(() => {
     if (!open) return;
     setChoice(EMPTY_CHOICE);
     setTestMode(false);
+    setNoRecipients(null);
   }, [open]);
 
   const audience = audienceOf(choice);
@@ -84,17 +97,19 @@ export function SendNewsletterDialog({
 
   const submit = async () => {
     if (!newsletter) return;
-    if (!audience || count === 0)
-      return toast({
-        variant: 'destructive',
-        title: NEWSLETTER_MESSAGES.noContacts,
-        description:
-          choice.tab === 'companies'
-            ? 'Please choose at least one company whose contacts receive it.'
-            : choice.tab === 'contacts'
-              ? 'Please select at least one contact.'
-              : 'There are no active contacts to send to.',
-      });
+    if (!audience || count === 0) {
+      const problem =
+        choice.tab === 'companies'
+          ? 'Please choose at least one company whose contacts receive it.'
+          : choice.tab === 'contacts'
+            ? 'Please select at least one contact.'
+            : 'There are no active contacts to send to.';
+      setNoRecipients(problem);
+      toast({ variant: 'destructive', title: NEWSLETTER_MESSAGES.noContacts, description: problem });
+      feedback.report([problem]);
+      return;
+    }
+    setNoRecipients(null);
     // The check of this very audience, waited for when it is still on its way.
     const checked = check.isFetching || check.isPlaceholderData ? (await check.refetch()).data : check.data;
     if (needsAcknowledgement(checked) && !acknowledged) {
@@ -115,8 +130,18 @@ export function SendNewsletterDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <div className="space-y-4">
-        <RecipientChooser value={choice} onChange={setChoice} count={count} open={open} />
+      <div ref={feedback.ref} className="space-y-4">
+        {feedback.announcer}
+        <RecipientChooser
+          value={choice}
+          onChange={(next) => {
+            setChoice(next);
+            setNoRecipients(null);
+          }}
+          count={count}
+          open={open}
+        />
+        <FormAlert message={noRecipients} />
         {resend ? null : (
           <div className="rounded-lg border border-navy-700 p-3">
             <label className="flex items-start gap-2 text-sm text-slate-200">

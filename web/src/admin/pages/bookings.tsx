@@ -1,3 +1,4 @@
+import { plural } from '@parley/contracts/plural';
 import {
   CalendarCheck,
   CalendarClock,
@@ -140,9 +141,7 @@ export function BookingManagement() {
                     >
                       {g.heading}
                     </h2>
-                    <span className="text-xs text-slate-500">
-                      {g.bookings.length} {g.bookings.length === 1 ? 'booking' : 'bookings'}
-                    </span>
+                    <span className="text-xs text-slate-500">{plural(g.bookings.length, 'booking')}</span>
                   </div>
                   <div className="space-y-3">
                     {g.bookings.map((b) => (

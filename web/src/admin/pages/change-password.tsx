@@ -1,10 +1,11 @@
 import { MIN_PASSWORD_LENGTH } from '@parley/contracts/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Loader2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
 import { AuthCard } from '../components/auth-card.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { FieldError, FormAlert, labelClass, primaryButton } from '../components/ui.tsx';
 import { adminRequest, ME_PATH, messageOr, notePasswordChanged } from '../lib/api.ts';
@@ -53,14 +54,12 @@ function ChangePasswordForm() {
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (change.isPending) return;
     const found = validatePasswordChange(current, next, confirm);
     setErrors(found);
-    const first = found.current ? 'current' : found.next ? 'next' : found.confirm ? 'confirm' : null;
-    if (first) document.getElementById(`${id}-${first}`)?.focus();
-    else change.mutate();
+    if (found.current || found.next || found.confirm) return found;
+    change.mutate();
   };
 
   const field = (key: keyof Errors, label: string, value: string, set: (v: string) => void, auto: string) => (
@@ -106,7 +105,7 @@ function ChangePasswordForm() {
       }
     >
       <title>Change Password · Parley</title>
-      <form noValidate onSubmit={submit} className="space-y-4" aria-label="Change password">
+      <AdminForm onSubmit={submit} className="space-y-4" aria-label="Change password">
         <FormAlert message={change.isError ? messageOr(change.error, 'Failed to change password') : null} />
         <input type="email" name="username" autoComplete="username" value={admin.email} readOnly hidden />
         {field('current', 'Current password', current, setCurrent, 'current-password')}
@@ -126,7 +125,7 @@ function ChangePasswordForm() {
           )}
           {pending ? 'Saving...' : 'Change Password'}
         </button>
-      </form>
+      </AdminForm>
     </AuthCard>
   );
 }

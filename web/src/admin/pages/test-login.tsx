@@ -1,15 +1,23 @@
 import type { LoginResponse, Me } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Loader2, LogIn, ShieldQuestion } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { apiErrorOf } from '../../lib/api.ts';
 import NotFoundPage from '../../pages/not-found.tsx';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
 import { AuthCard } from '../components/auth-card.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { validateLogin } from '../components/login-form.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
-import { FormAlert, inputClass, labelClass, primaryButton, secondaryButton } from '../components/ui.tsx';
+import {
+  FieldError,
+  FormAlert,
+  inputClass,
+  labelClass,
+  primaryButton,
+  secondaryButton,
+} from '../components/ui.tsx';
 import { login, ME_PATH, messageOr, resetSessionCache } from '../lib/api.ts';
 
 /** Developer test login: redirect delay after a successful sign-in (spec §9). */
@@ -34,6 +42,7 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState<'login' | 'session' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<ReturnType<typeof validateLogin>>({});
   const [who, setWho] = useState<{ name: string; role: string; signedIn: boolean } | null>(null);
   const [log, setLog] = useState<LogLine[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -42,15 +51,15 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
   const note = (text: string) =>
     setLog((l) => [{ at: new Date().toLocaleTimeString('en-US'), text }, ...l].slice(0, 20));
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (busy) return;
-    const problems = validateLogin(email, password);
-    const problem = problems.email ?? problems.password;
-    if (problem) {
-      setError(problem);
-      return;
-    }
+    const found = validateLogin(email, password);
+    setProblems(found);
+    if (found.email || found.password) return found;
+    void signIn();
+  };
+
+  const signIn = async () => {
     setBusy('login');
     setError(null);
     setWho(null);
@@ -99,7 +108,7 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
   return (
     <AuthCard title={title} description="Developer tool: signs in with the regular admin login call.">
       <title>{`${title} · Parley`}</title>
-      <form noValidate onSubmit={submit} className="space-y-4" aria-label={title}>
+      <AdminForm onSubmit={submit} className="space-y-4" aria-label={title}>
         <FormAlert message={error} />
         {who ? (
           <div
@@ -123,8 +132,14 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
             autoComplete="username"
             className={inputClass}
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={problems.email ? true : undefined}
+            aria-describedby={problems.email ? `${id}-email-error` : undefined}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setProblems((p) => ({ ...p, email: undefined }));
+            }}
           />
+          <FieldError id={`${id}-email-error`} message={problems.email} />
         </div>
         <div>
           <label htmlFor={`${id}-password`} className={labelClass}>
@@ -134,8 +149,14 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
             id={`${id}-password`}
             autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={problems.password ? true : undefined}
+            aria-describedby={problems.password ? `${id}-password-error` : undefined}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setProblems((p) => ({ ...p, password: undefined }));
+            }}
           />
+          <FieldError id={`${id}-password-error`} message={problems.password} />
         </div>
         <div className="flex flex-col gap-2 sm:flex-row">
           <button
@@ -162,7 +183,7 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
             Check Session
           </button>
         </div>
-      </form>
+      </AdminForm>
       {variant === 'test' && log.length > 0 ? (
         <section aria-label="Response log" className="mt-6">
           <h2 className="mb-2 text-sm font-semibold text-slate-300">Response log</h2>

@@ -1,4 +1,5 @@
 import type { ServiceName } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useQueryClient } from '@tanstack/react-query';
 import { Activity, Download, Inbox, Loader2, Play, PlayCircle, RefreshCw, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -111,7 +112,7 @@ function DeadLettersPanel() {
         onSuccess: (res) =>
           toast({
             title: 'Replay requested',
-            description: `${res.queued} dead letter${res.queued === 1 ? '' : 's'} of ${res.service} queued for replay.`,
+            description: `${plural(res.queued, 'dead letter')} of ${res.service} queued for replay.`,
           }),
         onError: (err) =>
           toast({
@@ -161,9 +162,7 @@ function DeadLettersPanel() {
                 <p className="text-sm text-white">
                   <span className="font-medium capitalize">{s.service}</span>{' '}
                   <span className="text-slate-400">
-                    {s.reachable
-                      ? `${s.deadLetters.length} dead letter${s.deadLetters.length === 1 ? '' : 's'}`
-                      : s.error}
+                    {s.reachable ? plural(s.deadLetters.length, 'dead letter') : s.error}
                   </span>
                 </p>
                 {s.reachable && s.deadLetters.length > 0 ? (

@@ -1,8 +1,9 @@
 import { MIN_PASSWORD_LENGTH } from '@parley/contracts/identity';
 import { useMutation } from '@tanstack/react-query';
 import { Clock, KeyRound, Loader2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { cardClass, FieldError, FormAlert, labelClass, primaryButton } from '../components/ui.tsx';
 import { adminRequest, messageOr, notePasswordChanged } from '../lib/api.ts';
@@ -37,14 +38,12 @@ function ChangePasswordCard() {
       });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (change.isPending) return;
     const found = validatePasswordChange(values.current, values.next, values.confirm);
     setErrors(found);
-    const first = (['current', 'next', 'confirm'] as const).find((k) => found[k]);
-    if (first) document.getElementById(`${id}-${first}`)?.focus();
-    else change.mutate();
+    if (found.current || found.next || found.confirm) return found;
+    change.mutate();
   };
   const field = (key: Field, label: string, autoComplete: string) => (
     <div>
@@ -70,8 +69,7 @@ function ChangePasswordCard() {
     </div>
   );
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       aria-labelledby={`${id}-title`}
       className={`${cardClass} space-y-4 p-4 sm:p-5`}
@@ -95,7 +93,7 @@ function ChangePasswordCard() {
         {change.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
         {change.isPending ? 'Saving...' : 'Change Password'}
       </button>
-    </form>
+    </AdminForm>
   );
 }
 

@@ -1,7 +1,8 @@
 import type { SettingEntry } from '@parley/contracts';
 import { Loader2, Save } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm, useFormFeedback } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import {
   cardClass,
@@ -76,6 +77,7 @@ export function SettingsForm({
   const save = useSaveSettings();
   const [values, setValues] = useState<Record<string, string> | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const feedback = useFormFeedback<HTMLFormElement>();
 
   // Filled once from the saved settings; later reads (after a save) do not overwrite typing.
   useEffect(() => {
@@ -97,8 +99,7 @@ export function SettingsForm({
   if (!values) return <LoadingState label="Loading settings..." />;
 
   const isSecret = (key: string) => fields.find((f) => f.key === key)?.kind === 'password';
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (save.isPending) return;
     const entries = entriesToSave(fields, values);
     setErrors({});
@@ -118,7 +119,7 @@ export function SettingsForm({
         const message = err instanceof SaveError ? err.message : messageOr(err, 'Failed to save settings');
         if (err instanceof SaveError) {
           setErrors({ [err.key]: message });
-          document.getElementById(`${id}-${err.key}`)?.focus();
+          feedback.report({ [err.key]: message });
         }
         toast({ variant: 'destructive', title: 'Update failed', description: message });
       },
@@ -178,8 +179,8 @@ export function SettingsForm({
   };
 
   return (
-    <form
-      noValidate
+    <AdminForm
+      feedback={feedback}
       onSubmit={submit}
       aria-labelledby={`${id}-title`}
       className={`${cardClass} space-y-4 p-4 sm:p-5`}
@@ -200,6 +201,6 @@ export function SettingsForm({
         )}
         {save.isPending ? 'Saving...' : submitLabel}
       </button>
-    </form>
+    </AdminForm>
   );
 }

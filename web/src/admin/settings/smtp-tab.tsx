@@ -1,9 +1,10 @@
 import { DEFAULT_SMTP_PORT } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { AlertTriangle, Loader2, Send } from 'lucide-react';
-import { type FormEvent, useCallback, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { cardClass, FieldError, inputClass, labelClass, secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { useAdmin } from '../lib/session.tsx';
@@ -42,7 +43,7 @@ function TestEmailCard() {
       setUnavailable(null);
       toast({
         title: 'Test emails sent successfully',
-        description: res?.message ?? `A test email went to ${to}.`,
+        description: res?.success === false && res.message ? res.message : `A test email went to ${to}.`,
       });
     },
     onError: (err) => {
@@ -54,21 +55,18 @@ function TestEmailCard() {
       });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (send.isPending) return;
     const to = email.trim();
     if (!isEmail(to)) {
       setError('Please enter a valid email');
-      document.getElementById(`${id}-email`)?.focus();
-      return;
+      return ['Please enter a valid email'];
     }
     setError(undefined);
     send.mutate(to);
   };
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       aria-labelledby={`${id}-title`}
       className={`${cardClass} space-y-3 p-4 sm:p-5`}
@@ -102,7 +100,7 @@ function TestEmailCard() {
         )}
         {send.isPending ? 'Sending...' : 'Send Test Email'}
       </button>
-    </form>
+    </AdminForm>
   );
 }
 

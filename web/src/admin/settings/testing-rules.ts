@@ -1,4 +1,5 @@
 import { TEST_EMAIL_MAX } from '@parley/contracts/settings';
+import { isEmail } from '../../lib/email.ts';
 
 /** The saved list read from its JSON: the addresses, null when there is none, 'unreadable' when broken. */
 export function parseSavedAddresses(value: string | null | undefined): string[] | null | 'unreadable' {
@@ -14,3 +15,14 @@ export function parseSavedAddresses(value: string | null | undefined): string[] 
 
 /** A row of the Testing tab counts when it is non-empty and contains an @ (spec §5). */
 export const isUsableTestAddress = (s: string) => s.trim().length > 0 && s.includes('@');
+
+/**
+ * What is wrong with each row before a save: an address the service would refuse (it checks
+ * each one), or nothing. An empty row is no address and is simply left out.
+ */
+export function rowProblems(rows: readonly string[]): Array<string | undefined> {
+  return rows.map((r) => {
+    const v = r.trim();
+    return v && !isEmail(v) ? 'Enter a valid email address, or remove this row' : undefined;
+  });
+}

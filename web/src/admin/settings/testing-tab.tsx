@@ -1,11 +1,14 @@
+import { plural } from '@parley/contracts/plural';
 import { TEST_EMAIL_MAX } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { FlaskConical, Loader2, MousePointerClick, Plus, Save, Send, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { useFormFeedback } from '../components/form-feedback.tsx';
 import {
   cardClass,
   ErrorState,
+  FieldError,
   inputClass,
   LoadingState,
   primaryButton,
@@ -16,7 +19,7 @@ import { useAdmin } from '../lib/session.tsx';
 import { sendTestEmails, sendTestTracking, serviceUnavailable, useSaveSettings, useSettings } from './api.ts';
 import { EmailServiceNotice } from './email-service-notice.tsx';
 import { savedToast } from './save-outcome.ts';
-import { isUsableTestAddress, parseSavedAddresses } from './testing-rules.ts';
+import { isUsableTestAddress, parseSavedAddresses, rowProblems } from './testing-rules.ts';
 
 const NO_VALID = { title: 'No valid emails', description: 'Please enter at least one valid email address' };
 
@@ -33,6 +36,8 @@ export function TestingTab() {
   const save = useSaveSettings();
   const [rows, setRows] = useState<string[] | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [rowErrors, setRowErrors] = useState<Array<string | undefined>>([]);
+  const feedback = useFormFeedback<HTMLElement>();
   const loaded = useRef(false);
 
   useEffect(() => {
@@ -46,7 +51,7 @@ export function TestingTab() {
       setRows(saved);
       toast({
         title: 'Test emails loaded',
-        description: `${saved.length} saved test address${saved.length === 1 ? '' : 'es'}.`,
+        description: `${plural(saved.length, 'saved test address', 'saved test addresses')}.`,
       });
     } else {
       setRows([admin.email]);
@@ -63,7 +68,8 @@ export function TestingTab() {
       setUnavailable(null);
       toast({
         title: 'Test emails sent successfully',
-        description: res?.message ?? `Sent to ${emails.join(', ')}.`,
+        // Whom it went to; the service's own words only when they say more (a partial failure).
+        description: res?.success === false && res.message ? res.message : `Sent to ${emails.join(', ')}.`,
       });
     },
     onError: (err) => {
@@ -108,16 +114,37 @@ export function TestingTab() {
 
   const saveEmails = () => {
     if (save.isPending) return;
+    // A row that is not an address is never dropped in silence: it is marked, and nothing is saved.
+    const problems = rowProblems(list);
+    setRowErrors(problems);
     if (valid.length === 0) {
       toast({
         variant: 'destructive',
         title: 'No valid emails',
         description: 'Please add at least one valid email address to save.',
       });
+      feedback.report(
+        problems.some(Boolean) ? problems : ['Please add at least one valid email address to save.'],
+      );
       return;
     }
-    save.mutate([['test_email_addresses', JSON.stringify(valid)]], {
-      onSuccess: (outcome) => toast(savedToast(outcome)),
+    const bad = problems.findIndex(Boolean);
+    if (bad >= 0) {
+      toast({
+        variant: 'destructive',
+        title: 'Not saved',
+        description: `Test email ${bad + 1} is not a valid email address. Correct it or remove the row.`,
+      });
+      feedback.report(problems);
+      return;
+    }
+    const addresses = list.map((r) => r.trim()).filter(Boolean);
+    save.mutate([['test_email_addresses', JSON.stringify(addresses)]], {
+      onSuccess: (outcome) => {
+        toast(savedToast(outcome));
+        // Empty rows were no addresses: the list now shows what was saved.
+        setRows(addresses);
+      },
       onError: (err) =>
         toast({
           variant: 'destructive',
@@ -152,7 +179,12 @@ export function TestingTab() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-      <section aria-labelledby={`${id}-emails`} className={`${cardClass} space-y-4 p-4 sm:p-5`}>
+      <section
+        ref={feedback.ref}
+        aria-labelledby={`${id}-emails`}
+        className={`${cardClass} space-y-4 p-4 sm:p-5`}
+      >
+        {feedback.announcer}
         <div>
           <h2 id={`${id}-emails`} className="flex items-center gap-2 text-lg font-semibold text-white">
             <FlaskConical className="h-5 w-5 text-brand" aria-hidden="true" />
@@ -166,33 +198,42 @@ export function TestingTab() {
         <ul className="space-y-2" aria-label="Test email addresses">
           {list.map((value, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
-            <li key={i} className="flex items-center gap-2">
-              <label htmlFor={`${id}-row-${i}`} className="sr-only">
-                Test email {i + 1}
-              </label>
-              <input
-                id={`${id}-row-${i}`}
-                type="email"
-                autoComplete="off"
-                maxLength={254}
-                className={inputClass}
-                value={value}
-                placeholder="name@example.com"
-                onChange={(e) => {
-                  const v = e.target.value;
-                  setRows((r) => (r ?? []).map((x, j) => (j === i ? v : x)));
-                }}
-              />
-              {list.length > 1 ? (
-                <button
-                  type="button"
-                  className={`${secondaryButton} shrink-0 px-2`}
-                  aria-label={`Remove test email ${i + 1}`}
-                  onClick={() => setRows((r) => (r ?? []).filter((_, j) => j !== i))}
-                >
-                  <X className="h-4 w-4" aria-hidden="true" />
-                </button>
-              ) : null}
+            <li key={i}>
+              <div className="flex items-center gap-2">
+                <label htmlFor={`${id}-row-${i}`} className="sr-only">
+                  Test email {i + 1}
+                </label>
+                <input
+                  id={`${id}-row-${i}`}
+                  type="email"
+                  autoComplete="off"
+                  maxLength={254}
+                  className={inputClass}
+                  value={value}
+                  placeholder="name@example.com"
+                  aria-invalid={rowErrors[i] ? true : undefined}
+                  aria-describedby={rowErrors[i] ? `${id}-row-${i}-error` : undefined}
+                  onChange={(e) => {
+                    const v = e.target.value;
+                    setRows((r) => (r ?? []).map((x, j) => (j === i ? v : x)));
+                    setRowErrors((errs) => errs.map((x, j) => (j === i ? undefined : x)));
+                  }}
+                />
+                {list.length > 1 ? (
+                  <button
+                    type="button"
+                    className={`${secondaryButton} shrink-0 px-2`}
+                    aria-label={`Remove test email ${i + 1}`}
+                    onClick={() => {
+                      setRows((r) => (r ?? []).filter((_, j) => j !== i));
+                      setRowErrors((errs) => errs.filter((_, j) => j !== i));
+                    }}
+                  >
+                    <X className="h-4 w-4" aria-hidden="true" />
+                  </button>
+                ) : null}
+              </div>
+              <FieldError id={`${id}-row-${i}-error`} message={rowErrors[i]} />
             </li>
           ))}
         </ul>

@@ -3,10 +3,11 @@ import { ADMIN_ROLES } from '@parley/contracts/enums';
 import { MIN_PASSWORD_LENGTH } from '@parley/contracts/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Loader2, UserPlus } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import {
   cardClass,
@@ -27,6 +28,8 @@ export interface NewUser {
   password: string;
 }
 
+type Errors = Partial<Record<'firstName' | 'lastName' | 'email' | 'password', string>>;
+
 export const EMPTY_USER: NewUser = { email: '', firstName: '', lastName: '', role: 'admin', password: '' };
 
 /** The create form: fields, client checks, the request; the invitation link comes back once. */
@@ -40,9 +43,11 @@ export function CreateUserForm({
   const id = useId();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<NewUser>(EMPTY_USER);
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
-  const set = <K extends keyof NewUser>(key: K, value: NewUser[K]) =>
+  const [errors, setErrors] = useState<Errors>({});
+  const set = <K extends keyof NewUser>(key: K, value: NewUser[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => (key in e ? { ...e, [key]: undefined } : e));
+  };
 
   const create = useMutation({
     mutationFn: (body: Omit<NewUser, 'password'> & { password?: string }) =>
@@ -65,29 +70,30 @@ export function CreateUserForm({
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (create.isPending) return;
     const email = values.email.trim();
     const firstName = values.firstName.trim();
     const lastName = values.lastName.trim();
-    if (!email || !firstName || !lastName) {
-      setErrors({});
+    const found: Errors = {};
+    if (!firstName) found.firstName = 'First name is required';
+    if (!lastName) found.lastName = 'Last name is required';
+    if (!email) found.email = 'Email is required';
+    if (found.firstName || found.lastName || found.email) {
+      setErrors(found);
+      // The spec's notice for missing fields (§5), beside the marked fields.
       toast({
         variant: 'destructive',
         title: 'Missing required fields',
         description: 'Please fill in all required fields',
       });
-      return;
+      return found;
     }
-    const found: typeof errors = {};
     if (!isEmail(email)) found.email = 'Please enter a valid email';
     if (values.password && values.password.length < MIN_PASSWORD_LENGTH)
       found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
     setErrors(found);
-    if (found.email) document.getElementById(`${id}-email`)?.focus();
-    else if (found.password) document.getElementById(`${id}-password`)?.focus();
-    if (found.email || found.password) return;
+    if (found.email || found.password) return found;
     create.mutate({
       email,
       firstName,
@@ -105,8 +111,7 @@ export function CreateUserForm({
   );
 
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       aria-labelledby={`${id}-title`}
       className={`${cardClass} mb-6 space-y-4 p-4 sm:p-5`}
@@ -126,8 +131,11 @@ export function CreateUserForm({
             maxLength={100}
             className={inputClass}
             value={values.firstName}
+            aria-invalid={errors.firstName ? true : undefined}
+            aria-describedby={errors.firstName ? `${id}-first-error` : undefined}
             onChange={(e) => set('firstName', e.target.value)}
           />
+          <FieldError id={`${id}-first-error`} message={errors.firstName} />
         </div>
         <div>
           <label htmlFor={`${id}-last`} className={labelClass}>
@@ -140,8 +148,11 @@ export function CreateUserForm({
             maxLength={100}
             className={inputClass}
             value={values.lastName}
+            aria-invalid={errors.lastName ? true : undefined}
+            aria-describedby={errors.lastName ? `${id}-last-error` : undefined}
             onChange={(e) => set('lastName', e.target.value)}
           />
+          <FieldError id={`${id}-last-error`} message={errors.lastName} />
         </div>
         <div>
           <label htmlFor={`${id}-email`} className={labelClass}>
@@ -216,6 +227,6 @@ export function CreateUserForm({
           {create.isPending ? 'Creating...' : 'Create User'}
         </button>
       </div>
-    </form>
+    </AdminForm>
   );
 }

@@ -1,7 +1,8 @@
 import { callablePhone } from '@parley/contracts/phone';
 import { History, Info, Loader2, PhoneOutgoing } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
 import { cardClass, inputClass, labelClass, primaryButton, secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { useConversations, usePlaceCall, useVoiceOverview } from './api.ts';
@@ -43,19 +44,20 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
   const overview = useVoiceOverview();
   const place = usePlaceCall();
   const [phone, setPhone] = useState('');
+  /** The last submit found no callable number (the hint under the field says why). */
+  const [phoneError, setPhoneError] = useState(false);
   const [message, setMessage] = useState(SAMPLE_GREETING);
   const [lastSid, setLastSid] = useState<string | null>(null);
   const digits = phone.replace(/\D/g, '');
   // The spec's phone rules, applied before the call: the server applies the same ones.
   const callable = callablePhone(phone);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (place.isPending) return;
     if (!digits) {
       toast({ variant: 'destructive', title: 'Phone Required', description: 'Please enter a phone number' });
-      document.getElementById(`${id}-phone`)?.focus();
-      return;
+      setPhoneError(true);
+      return ['Please enter a phone number'];
     }
     if (!callable) {
       toast({
@@ -63,8 +65,8 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
         title: 'Invalid Phone Number',
         description: 'Please enter a valid phone number',
       });
-      document.getElementById(`${id}-phone`)?.focus();
-      return;
+      setPhoneError(true);
+      return ['Please enter a valid phone number'];
     }
     const trimmed = message.trim();
     place.mutate(
@@ -82,8 +84,7 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
   };
 
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       className={`${cardClass} space-y-4 p-4 sm:p-5`}
       aria-labelledby={`${id}-title`}
@@ -111,8 +112,12 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
           placeholder="+1 (555) 123-4567"
           className={inputClass}
           value={phone}
+          aria-invalid={phoneError ? true : undefined}
           aria-describedby={`${id}-phone-hint`}
-          onChange={(e) => setPhone(e.target.value)}
+          onChange={(e) => {
+            setPhone(e.target.value);
+            setPhoneError(false);
+          }}
         />
         <p id={`${id}-phone-hint`} className="mt-1 text-xs text-slate-500" aria-live="polite">
           {callable
@@ -149,6 +154,6 @@ export function MakeCallsTab({ onShowHistory }: { onShowHistory: () => void }) {
         {place.isPending ? 'Calling...' : 'Make Call'}
       </button>
       {lastSid ? <LastCall callSid={lastSid} onShowHistory={onShowHistory} /> : null}
-    </form>
+    </AdminForm>
   );
 }

@@ -1,4 +1,5 @@
 import type { CallStatus, Conversation } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { ChevronDown, ChevronRight, Loader2, PhoneCall, RefreshCw } from 'lucide-react';
 import { useId, useState } from 'react';
 import { formatShortDateTime } from '../../lib/time.ts';
@@ -72,7 +73,7 @@ function CallRow({ call }: { call: Conversation }) {
             ) : (
               <ChevronRight className="h-4 w-4" aria-hidden="true" />
             )}
-            Transcript ({lines} {lines === 1 ? 'line' : 'lines'})
+            Transcript ({plural(lines, 'line')})
           </button>
           {open ? (
             <ol

@@ -1,9 +1,18 @@
 import { TTS_MAX_CHARS } from '@parley/contracts/voice';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Volume2 } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
-import { Badge, cardClass, inputClass, labelClass, primaryButton, selectClass } from '../components/ui.tsx';
+import { AdminForm } from '../components/form-feedback.tsx';
+import {
+  Badge,
+  cardClass,
+  FieldError,
+  inputClass,
+  labelClass,
+  primaryButton,
+  selectClass,
+} from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import { ENGINE_LABELS, type Synthesis, synthesize, useVoices } from './api.ts';
 import { useObjectUrl } from './use-object-url.ts';
@@ -29,6 +38,7 @@ export function VoiceTestingTab() {
   const id = useId();
   const voices = useVoices();
   const [text, setText] = useState(SAMPLE_TEXT);
+  const [textError, setTextError] = useState<string | undefined>(undefined);
   const [picked, setPicked] = useState<string | null>(null);
   const [result, setResult] = useState<Synthesis | null>(null);
   const url = useObjectUrl(result?.audio ?? null);
@@ -66,16 +76,18 @@ export function VoiceTestingTab() {
     });
   }, [url]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
+    if (test.isPending) return;
     const clean = text.trim();
-    if (!clean || test.isPending) return;
+    if (!clean) {
+      setTextError('Please enter some text to speak');
+      return ['Please enter some text to speak'];
+    }
     test.mutate({ text: clean, ...(voiceId ? { voiceId } : {}) });
   };
 
   return (
-    <form
-      noValidate
+    <AdminForm
       onSubmit={submit}
       className={`${cardClass} space-y-4 p-4 sm:p-5`}
       aria-labelledby={`${id}-title`}
@@ -93,9 +105,14 @@ export function VoiceTestingTab() {
           maxLength={TTS_MAX_CHARS}
           className={inputClass}
           value={text}
-          aria-describedby={`${id}-count`}
-          onChange={(e) => setText(e.target.value)}
+          aria-invalid={textError ? true : undefined}
+          aria-describedby={`${id}-count${textError ? ` ${id}-text-error` : ''}`}
+          onChange={(e) => {
+            setText(e.target.value);
+            setTextError(undefined);
+          }}
         />
+        <FieldError id={`${id}-text-error`} message={textError} />
         <p id={`${id}-count`} className="mt-1 text-right text-xs text-slate-500 tabular-nums">
           {text.length}/{TTS_MAX_CHARS}
         </p>
@@ -175,6 +192,6 @@ export function VoiceTestingTab() {
           />
         </div>
       ) : null}
-    </form>
+    </AdminForm>
   );
 }

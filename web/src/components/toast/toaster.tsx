@@ -1,6 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import clsx from 'clsx';
 import { X } from 'lucide-react';
+import { closeTopDialog } from '../dialog-focus.ts';
 import { dismissToast, TOAST_DURATION, useToast } from './use-toast.ts';
 
 /**
@@ -20,6 +21,11 @@ export function Toaster() {
           type={variant === 'destructive' ? 'foreground' : 'background'}
           onOpenChange={(next) => {
             if (!next) dismissToast(id);
+          }}
+          onEscapeKeyDown={(e) => {
+            // Escape is the open dialog's (the toast stays until its time); a focused toast's own.
+            if (e.target instanceof Element && e.target.closest('[data-testid="toasts"]')) return;
+            if (closeTopDialog()) e.preventDefault();
           }}
           data-variant={variant}
           className={clsx(

@@ -52,8 +52,28 @@ export function dismissToast(id?: string) {
   emit(toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
 }
 
+const plainText = (node: ReactNode) =>
+  typeof node === 'string'
+    ? node
+        .trim()
+        .replace(/[.!]+$/, '')
+        .toLowerCase()
+    : null;
+
+/**
+ * A toast says a thing once (issue 35): a description that only repeats the title (a service
+ * answered "Test emails sent successfully" under that very title) is left out.
+ */
+export function withoutRepeat(input: ToastInput): ToastInput {
+  const title = plainText(input.title);
+  if (title === null || title !== plainText(input.description)) return input;
+  const { description: _repeat, ...rest } = input;
+  return rest;
+}
+
 /** Shows a toast, replacing whatever is visible. Returns its id and a dismiss function. */
-export function toast(input: ToastInput): { id: string; dismiss: () => void } {
+export function toast(raw: ToastInput): { id: string; dismiss: () => void } {
+  const input = withoutRepeat(raw);
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
   for (const t of toasts) {

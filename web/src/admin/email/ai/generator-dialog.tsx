@@ -10,6 +10,7 @@ import clsx from 'clsx';
 import { RefreshCw, Sparkles } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -124,7 +125,7 @@ export function GeneratorDialog({
         title: 'Prompt required',
         description: EMAIL_AI_MESSAGES.promptRequired,
       });
-      return;
+      return [EMAIL_AI_MESSAGES.promptRequired];
     }
     generate.mutate();
   };
@@ -150,15 +151,7 @@ export function GeneratorDialog({
       wide="xl"
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
-        className="space-y-4"
-        aria-busy={generate.isPending}
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <AdminForm className="space-y-4" aria-busy={generate.isPending} onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-prompt`} className={labelClass}>
             Campaign prompt
@@ -303,7 +296,7 @@ export function GeneratorDialog({
             </BusyButton>
           )}
         </DialogActions>
-      </form>
+      </AdminForm>
     </AudienceDialog>
   );
 }

@@ -6,6 +6,7 @@ import {
   type MetricChange,
   type TrendPoint,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { ArrowDownRight, ArrowUpRight, Minus } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -260,7 +261,7 @@ function trendSummary(a: AdvancedAnalyticsResponse): string {
   }`;
 }
 
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const count = plural;
 
 function TrendTable({ trend, week }: { trend: TrendPoint[]; week: boolean }) {
   return (

@@ -1,4 +1,5 @@
 import type { CampaignAnalytics } from '@parley/contracts';
+import { nounFor, plural } from '@parley/contracts/plural';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, BarChart3, Info, MailOpen, MousePointerClick, RefreshCw, Send } from 'lucide-react';
 import { useState } from 'react';
@@ -104,14 +105,14 @@ export function AnalyticsTab() {
               label="Bounce rate"
               value={formatRate(a.bounceRate)}
               icon={AlertTriangle}
-              hint={`${formatCount(a.totalBounced)} ${a.totalBounced === 1 ? 'bounce' : 'bounces'}`}
+              hint={plural(a.totalBounced, 'bounce')}
             />
           </section>
           {a.totalProxyOpened > 0 ? (
             <p className="flex items-start gap-2 text-sm text-slate-400" data-testid="proxy-note">
               <Info className="mt-0.5 h-4 w-4 shrink-0 text-brand" aria-hidden="true" />
               <span>
-                {formatCount(a.totalProxyOpened)} more {a.totalProxyOpened === 1 ? 'mail was' : 'mails were'}{' '}
+                {formatCount(a.totalProxyOpened)} more {nounFor(a.totalProxyOpened, 'mail was', 'mails were')}{' '}
                 opened only by a mail-privacy proxy (such as Apple Mail Privacy Protection), which loads
                 images without anyone reading: not counted as opens.
               </span>

@@ -1,4 +1,5 @@
 import type { Campaign } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import {
   Ban,
@@ -15,7 +16,7 @@ import {
 import type { ReactNode } from 'react';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
-import { formatCount } from '../audience-api.ts';
+import { formatCount, useAddressBooks } from '../audience-api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';
 import { TestSendsLine } from './test-sends.tsx';
@@ -49,6 +50,8 @@ export function CampaignCard({
   onAction: (action: CampaignAction, campaign: Campaign, opener: HTMLElement) => void;
 }) {
   const draft = c.status === 'draft';
+  // Never sent: who it goes to is resolved at the send (active contacts, once each).
+  const unsent = (draft || c.status === 'scheduled') && c.totalRecipients === 0;
   const act = (action: CampaignAction, label: string, icon: ReactNode, primary = false) => (
     <button
       type="button"
@@ -76,14 +79,21 @@ export function CampaignCard({
       <p className="mt-0.5 text-xs break-all text-slate-400">
         From {c.fromName} &lt;{c.fromEmail}&gt;
       </p>
-      {c.scheduledAt ? (
-        <p className="mt-0.5 text-xs text-slate-400">Scheduled {formatShortDateTime(c.scheduledAt)}</p>
+      {c.status === 'scheduled' && c.scheduledAt ? (
+        <p className="mt-0.5 text-xs text-slate-400" data-testid="campaign-scheduled">
+          Scheduled {formatShortDateTime(c.scheduledAt)}
+        </p>
       ) : null}
+      {unsent ? <Targets campaign={c} /> : null}
       <dl
         className="mt-3 grid grid-cols-3 gap-2 text-center text-xs sm:grid-cols-5"
         data-testid="campaign-stats"
       >
-        <Stat label="Recipients" value={formatCount(c.totalRecipients)} />
+        <Stat
+          label="Recipients"
+          value={unsent ? '—' : formatCount(c.totalRecipients)}
+          note={unsent ? 'counted when it is sent' : undefined}
+        />
         <Stat label="Sent" value={formatCount(c.sentCount)} />
         <Stat label="Opens" value={formatCount(c.openCount)} />
         <Stat label="Clicks" value={formatCount(c.clickCount)} />
@@ -100,9 +110,11 @@ export function CampaignCard({
         {act('regenerate', 'Regenerate with AI', <Sparkles className={icon} aria-hidden="true" />)}
         {act('report', 'Engagement report', <BarChart3 className={icon} aria-hidden="true" />)}
         {c.status === 'sent' ? act('resend', 'Resend', <Repeat className={icon} aria-hidden="true" />) : null}
-        {c.status === 'scheduled' || c.status === 'sending' || c.status === 'paused'
-          ? act('cancel', 'Cancel', <Ban className={icon} aria-hidden="true" />)
-          : null}
+        {c.status === 'scheduled'
+          ? act('cancel', 'Cancel schedule', <Ban className={icon} aria-hidden="true" />)
+          : c.status === 'sending' || c.status === 'paused'
+            ? act('cancel', 'Stop campaign', <Ban className={icon} aria-hidden="true" />)
+            : null}
         {draft ? act('delete', 'Delete', <Trash2 className={icon} aria-hidden="true" />) : null}
         {draft
           ? act('launch', 'Launch Campaign', <Rocket className={icon} aria-hidden="true" />, true)
@@ -112,11 +124,34 @@ export function CampaignCard({
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+function Stat({ label, value, note }: { label: string; value: string; note?: string | undefined }) {
   return (
     <div className="rounded-lg bg-navy-950/40 px-1 py-1.5">
       <dt className="text-slate-400">{label}</dt>
-      <dd className="font-semibold text-white tabular-nums">{value}</dd>
+      <dd className="font-semibold text-white tabular-nums">
+        <span aria-hidden={note ? true : undefined}>{value}</span>
+        {note ? <span className="sr-only">{note}</span> : null}
+      </dd>
     </div>
+  );
+}
+
+/** Whom an unsent campaign targets: its address books by name, and its chosen contacts. */
+function Targets({ campaign: c }: { campaign: Campaign }) {
+  const books = useAddressBooks();
+  const names = c.targetAddressBookIds.map(
+    (id) => books.data?.find((b) => b.id === id)?.name ?? `address book #${id}`,
+  );
+  const contacts = c.targetContactIds.length;
+  const parts = [...names, ...(contacts ? [plural(contacts, 'chosen contact')] : [])];
+  return (
+    <p
+      className={clsx('mt-0.5 text-xs break-words', parts.length ? 'text-slate-300' : 'text-amber-200')}
+      data-testid="campaign-targets"
+    >
+      {parts.length
+        ? `To: ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}`
+        : 'To: no recipients chosen yet'}
+    </p>
   );
 }

@@ -4,6 +4,7 @@ import clsx from 'clsx';
 import { Sparkles } from 'lucide-react';
 import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -143,14 +144,13 @@ export function CampaignDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           const found = validateCampaign(form);
           setErrors(found);
           if (Object.keys(found).length === 0) save.mutate();
+          return found;
         }}
       >
         {field('name', 'Campaign name')}
@@ -233,7 +233,7 @@ export function CampaignDialog({
           <CancelButton onCancel={() => onOpenChange(false)} />
           <BusyButton busy={save.isPending}>{campaign ? 'Save Changes' : 'Create Campaign'}</BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
       <OptimizerDialog
         field={optimizing ?? 'subject'}
         content={{ subject: form.subject, htmlContent: form.htmlContent }}

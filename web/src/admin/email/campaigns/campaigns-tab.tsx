@@ -102,8 +102,12 @@ export function CampaignsTab() {
 
   const cancel = useMutation({
     mutationFn: (c: Campaign) => cancelCampaign(c.id),
-    onSuccess: async (c) => {
-      toast({ title: 'Campaign cancelled', description: `"${c.name}": what was sent stays sent.` });
+    onSuccess: async (c, was) => {
+      toast(
+        was.status === 'scheduled'
+          ? { title: 'Schedule cancelled', description: `"${c.name}" is a draft again; nothing was sent.` }
+          : { title: 'Campaign cancelled', description: `"${c.name}": what was sent stays sent.` },
+      );
       setOpen(null);
       await refreshCampaigns(queryClient);
     },
@@ -251,19 +255,34 @@ export function CampaignsTab() {
         pending={remove.isPending}
         onConfirm={() => current && remove.mutate(current)}
       />
-      <ConfirmDialog
-        open={open === 'cancel'}
-        onOpenChange={(o) => (o ? undefined : setOpen(null))}
-        title="Cancel campaign"
-        description={
-          current
-            ? `Stop "${current.name}" for good? Mail already sent stays sent; nobody else receives it.`
-            : ''
-        }
-        confirmLabel="Cancel campaign"
-        pending={cancel.isPending}
-        onConfirm={() => current && cancel.mutate(current)}
-      />
+      {/* Its buttons say what each keeps or stops: "Cancel" would be ambiguous here. */}
+      {current?.status === 'scheduled' ? (
+        <ConfirmDialog
+          open={open === 'cancel'}
+          onOpenChange={(o) => (o ? undefined : setOpen(null))}
+          title="Cancel schedule"
+          description={`Cancel the schedule of "${current.name}"? It becomes a draft again and nothing is sent.`}
+          confirmLabel="Cancel schedule"
+          cancelLabel="Keep schedule"
+          pending={cancel.isPending}
+          onConfirm={() => cancel.mutate(current)}
+        />
+      ) : (
+        <ConfirmDialog
+          open={open === 'cancel'}
+          onOpenChange={(o) => (o ? undefined : setOpen(null))}
+          title="Stop campaign"
+          description={
+            current
+              ? `Stop "${current.name}" for good? Mail already sent stays sent; nobody else receives it.`
+              : ''
+          }
+          confirmLabel="Stop campaign"
+          cancelLabel="Keep sending"
+          pending={cancel.isPending}
+          onConfirm={() => current && cancel.mutate(current)}
+        />
+      )}
     </div>
   );
 }

@@ -47,7 +47,7 @@ export function wordCount(text: string, html: string): number {
   const source = text.trim()
     ? text
     : html
-        .replace(/<(style|script)[\s\S]*?<\/\1>/gi, ' ')
+        .replace(/<(style|script|title)[\s\S]*?<\/\1>/gi, ' ')
         .replace(/<[^>]+>/g, ' ')
         .replace(/&[a-z#0-9]+;/gi, ' ');
   return source.split(/\s+/).filter(Boolean).length;

@@ -1,7 +1,7 @@
 import { type Campaign, type Contact, MISSING_FIELDS_CONTACT } from '@parley/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { inputClass, labelClass, selectClass } from '../../components/ui.tsx';
-import { contactName, useContacts } from '../audience-api.ts';
+import { contactName, useAddressBooks, useContacts } from '../audience-api.ts';
 import { AudienceDialog } from '../audience-dialog.tsx';
 import { DevicePicker, initialPreviewDevice, MailPreviewTabs, type PreviewDevice } from '../mail-preview.tsx';
 import { formatSize, type PreviewContact, personalize, SAMPLE, wordCount } from './personalize.ts';
@@ -34,6 +34,14 @@ export function PreviewDialog({
   const [contact, setContact] = useState<Contact | null>(null);
   const [missing, setMissing] = useState(false);
   const contacts = useContacts({ limit: 50, offset: 0, q, status: 'active' }, open);
+  const books = useAddressBooks();
+  // The same address can be in several books, each a contact of its own: the book tells them apart.
+  const bookName = (c: Contact) => books.data?.find((b) => b.id === c.addressBookId)?.name;
+  const labelOf = (c: Contact) => {
+    const who = contactName(c) ? `${contactName(c)} <${c.email}>` : c.email;
+    const book = bookName(c);
+    return book ? `${who} · ${book}` : who;
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -88,11 +96,11 @@ export function PreviewDialog({
             <option value="">{`Sample contact (${SAMPLE.firstName} ${SAMPLE.lastName}, ${SAMPLE.company})`}</option>
             <option value={MISSING}>A recipient with missing fields (no name, no company)</option>
             {contact && !options.some((c) => c.id === contact.id) ? (
-              <option value={contact.id}>{contact.email}</option>
+              <option value={contact.id}>{labelOf(contact)}</option>
             ) : null}
             {options.map((c) => (
               <option key={c.id} value={c.id}>
-                {contactName(c) ? `${contactName(c)} <${c.email}>` : c.email}
+                {labelOf(c)}
               </option>
             ))}
           </select>
@@ -136,7 +144,7 @@ export function PreviewDialog({
           }
           frameTestId="preview-frame"
           textTestId="preview-text"
-          frameHeight="h-[28rem]"
+          frameHeight={448}
         />
       </div>
     </AudienceDialog>

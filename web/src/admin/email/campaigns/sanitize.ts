@@ -6,8 +6,12 @@
  * this is the second of two walls. The stored campaign keeps what the admin wrote.
  */
 
-/** Elements dropped together with everything inside them. */
+/**
+ * Elements dropped together with everything inside them. A <title> too: the inbox shows the
+ * subject, and its text, unwrapped into the head, would be painted as a line above the mail.
+ */
 const DROP = new Set([
+  'title',
   'script',
   'noscript',
   'iframe',

@@ -4,11 +4,14 @@ import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { formatScheduledTime } from '../../../lib/time.ts';
+import { useFormFeedback } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
   DialogActions,
   dangerButton,
+  FormAlert,
   primaryButton,
 } from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
@@ -48,6 +51,9 @@ export function SendDialog({
   const [mode, setMode] = useState<Mode>('test');
   const [bookIds, setBookIds] = useState<number[]>([]);
   const [contactIds, setContactIds] = useState<number[]>([]);
+  /** The last Send found no recipients: said beside the picker (and in a toast). */
+  const [noRecipients, setNoRecipients] = useState<string | null>(null);
+  const feedback = useFormFeedback<HTMLDivElement>();
   const testEnv = settings.data?.get('test_environment_enabled')?.value === 'true';
   const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
   const testAddresses = Array.isArray(saved) ? saved : [];
@@ -55,6 +61,7 @@ export function SendDialog({
   useEffect(() => {
     if (!open) return;
     setMode('test');
+    setNoRecipients(null);
     setBookIds(resend ? [] : (campaign?.targetAddressBookIds ?? []));
     setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
   }, [open, campaign, resend]);
@@ -87,10 +94,19 @@ export function SendDialog({
             testMode: mode === 'test',
           }),
     onSuccess: async (r) => {
-      toast({
-        title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
-        description: r.message,
-      });
+      const at = r.campaign.status === 'scheduled' ? r.campaign.scheduledAt : null;
+      toast(
+        at
+          ? {
+              // The moment in the admin's locale and zone, not the service's ISO text.
+              title: r.testMode ? 'Test Campaign Scheduled' : 'Campaign Scheduled',
+              description: `"${r.campaign.name}" goes out ${formatScheduledTime(at)}.`,
+            }
+          : {
+              title: resend ? 'Campaign Resent' : r.testMode ? 'Test Campaign Sending' : 'Campaign Launched',
+              description: r.message,
+            },
+      );
       onOpenChange(false);
       await refreshCampaigns(queryClient);
     },
@@ -103,18 +119,18 @@ export function SendDialog({
   const submit = async () => {
     if (!campaign) return;
     const none = bookIds.length === 0 && contactIds.length === 0;
-    if (resend && none)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsResend,
-      });
-    if (!resend && none && mode === 'live' && !testEnv)
-      return toast({
-        variant: 'destructive',
-        title: CAMPAIGN_MESSAGES.noContacts,
-        description: CAMPAIGN_MESSAGES.noContactsLive,
-      });
+    const problem =
+      resend && none
+        ? CAMPAIGN_MESSAGES.noContactsResend
+        : !resend && none && mode === 'live' && !testEnv
+          ? CAMPAIGN_MESSAGES.noContactsLive
+          : null;
+    setNoRecipients(problem);
+    if (problem) {
+      toast({ variant: 'destructive', title: CAMPAIGN_MESSAGES.noContacts, description: problem });
+      feedback.report([problem]);
+      return;
+    }
     // The check of this very audience, waited for when it is still on its way.
     const checked =
       checking && (check.isFetching || check.isPlaceholderData) ? (await check.refetch()).data : check.data;
@@ -141,7 +157,8 @@ export function SendDialog({
       wide
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <div className="space-y-4">
+      <div ref={feedback.ref} className="space-y-4">
+        {feedback.announcer}
         {resend ? null : (
           <fieldset>
             <legend className="mb-1 text-sm font-medium text-slate-300">Mode</legend>
@@ -177,8 +194,10 @@ export function SendDialog({
           onChange={(next) => {
             setBookIds(next.bookIds);
             setContactIds(next.contactIds);
+            setNoRecipients(null);
           }}
         />
+        <FormAlert message={noRecipients} />
         <MergeCheckPanel
           check={check.data}
           loading={check.isFetching && !check.data}

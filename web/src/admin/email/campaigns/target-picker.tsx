@@ -1,3 +1,4 @@
+import { plural } from '@parley/contracts/plural';
 import { useId } from 'react';
 import { secondaryButton } from '../../components/ui.tsx';
 import { formatCount, useAddressBooks } from '../audience-api.ts';
@@ -59,7 +60,7 @@ export function TargetPicker({
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="text-slate-200" data-testid="target-contacts">
-          {formatCount(contactIds.length)} {contactIds.length === 1 ? 'contact' : 'contacts'} chosen
+          {plural(contactIds.length, 'contact')} chosen
         </span>
         {picked.length && !same ? (
           <button

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -74,14 +75,12 @@ export function TestSendDialog({
       description={campaign ? `Send a test of "${campaign.name}" to one address.` : ''}
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      <form
-        noValidate
+      <AdminForm
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (!EMAIL.test(to.trim())) {
             setError('Please enter a valid email address');
-            return;
+            return ['Please enter a valid email address'];
           }
           if (campaign) send.mutate(campaign);
         }}
@@ -114,7 +113,7 @@ export function TestSendDialog({
             Send Test
           </BusyButton>
         </DialogActions>
-      </form>
+      </AdminForm>
     </AudienceDialog>
   );
 }

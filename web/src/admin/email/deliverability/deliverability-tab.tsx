@@ -3,6 +3,7 @@ import {
   type DeliverabilityReport,
   type DeliverabilitySeverity,
 } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import {
   AlertCircle,
   AlertTriangle,
@@ -198,7 +199,7 @@ function ScoreCard({ r }: { r: DeliverabilityReport }) {
       ) : null}
       <p className="mt-3 text-xs text-slate-400">
         100 less points for bounces (of sent), spam complaints and unsubscribes (of delivered) over the last{' '}
-        {r.windowDays} days: 90 and up Excellent, 70 and up Good, otherwise Needs Improvement.
+        {plural(r.windowDays, 'day')}: 90 and up Excellent, 70 and up Good, otherwise Needs Improvement.
       </p>
     </section>
   );
@@ -230,8 +231,8 @@ function OverallStats({ r }: { r: DeliverabilityReport }) {
       {s.totalSent > 0 ? (
         <p className="text-xs text-slate-400" data-testid="stats-note">
           Opened counts people (opens fetched by a mail-privacy proxy are left out); delivered is sent less
-          bounced. {formatCount(s.totalComplained)} spam complaint{s.totalComplained === 1 ? '' : 's'},{' '}
-          {formatCount(s.totalFailed)} refused by the mail server.
+          bounced. {plural(s.totalComplained, 'spam complaint')}, {formatCount(s.totalFailed)} refused by the
+          mail server.
         </p>
       ) : null}
     </section>

@@ -1,9 +1,11 @@
 import type { Campaign } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { TEST_EMAIL_MAX } from '@parley/contracts/settings';
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, Plus, Send, X, XCircle } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -49,6 +51,8 @@ export function DeliverabilityTestDialog({
   const [rows, setRows] = useState<string[]>(['']);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [skipped, setSkipped] = useState<string[]>([]);
+  /** What the last submit found wrong: no usable address, or a campaign without HTML. */
+  const [problem, setProblem] = useState<'addresses' | 'content' | null>(null);
 
   const saved = parseSavedAddresses(settings.data?.get('test_email_addresses')?.value);
   const savedKey = Array.isArray(saved) ? saved.join('\n') : '';
@@ -86,7 +90,7 @@ export function DeliverabilityTestDialog({
       if (sent === done.length)
         toast({
           title: 'Deliverability Test Sent',
-          description: `${sent} test email${sent === 1 ? '' : 's'} sent. Check each inbox and its spam folder.`,
+          description: `${plural(sent, 'test email')} sent. Check each inbox and its spam folder.`,
         });
       else
         toast({
@@ -100,18 +104,19 @@ export function DeliverabilityTestDialog({
   const submit = () => {
     if (!campaign || run.isPending) return;
     const to = usableTestAddresses(rows);
-    if (!to.length)
-      return void toast({
-        variant: 'destructive',
-        title: 'No Valid Emails',
-        description: 'Please enter at least one email address (an entry with an @).',
-      });
-    if (!hasHtmlContent(campaign.htmlContent))
-      return void toast({
-        variant: 'destructive',
-        title: 'No Content',
-        description: `"${campaign.name}" has no HTML content to test. Edit the campaign and add it first.`,
-      });
+    if (!to.length) {
+      const description = 'Please enter at least one email address (an entry with an @).';
+      setProblem('addresses');
+      toast({ variant: 'destructive', title: 'No Valid Emails', description });
+      return [description];
+    }
+    if (!hasHtmlContent(campaign.htmlContent)) {
+      const description = `"${campaign.name}" has no HTML content to test. Edit the campaign and add it first.`;
+      setProblem('content');
+      toast({ variant: 'destructive', title: 'No Content', description });
+      return [description];
+    }
+    setProblem(null);
     setOutcomes([]);
     setSkipped(rows.map((r) => r.trim()).filter((r) => r && !r.includes('@')));
     run.mutate({ c: campaign, to });
@@ -131,14 +136,7 @@ export function DeliverabilityTestDialog({
           tested.
         </p>
       ) : (
-        <form
-          noValidate
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
+        <AdminForm className="space-y-4" onSubmit={submit}>
           <div>
             <label htmlFor={`${id}-campaign`} className={labelClass}>
               Campaign
@@ -147,7 +145,11 @@ export function DeliverabilityTestDialog({
               id={`${id}-campaign`}
               className={selectClass}
               value={campaign?.id ?? ''}
-              onChange={(e) => setCampaignId(Number(e.target.value))}
+              aria-invalid={problem === 'content' ? true : undefined}
+              onChange={(e) => {
+                setCampaignId(Number(e.target.value));
+                setProblem(null);
+              }}
             >
               {drafts.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -173,9 +175,11 @@ export function DeliverabilityTestDialog({
                     placeholder="name@example.com"
                     className={inputClass}
                     value={value}
+                    aria-invalid={problem === 'addresses' ? true : undefined}
                     onChange={(e) => {
                       const v = e.target.value;
                       setRows((r) => r.map((x, j) => (j === i ? v : x)));
+                      setProblem(null);
                     }}
                   />
                   {rows.length > 1 ? (
@@ -234,7 +238,7 @@ export function DeliverabilityTestDialog({
               Send Test
             </BusyButton>
           </DialogActions>
-        </form>
+        </AdminForm>
       )}
     </AudienceDialog>
   );

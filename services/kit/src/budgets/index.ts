@@ -1,0 +1,3 @@
+export * from './routes.ts';
+export * from './sql.ts';
+export * from './store.ts';
