@@ -1,7 +1,7 @@
 /**
  * scripts/lib/summary.mjs, the closing line of `pnpm test`: the Kubernetes tier counts like
- * the others, a machine without a cluster names it as not run (and CI fails on that), and the
- * tier's figures are repeated at the end.
+ * the others, a machine without a cluster names it as not run (and CI fails on that), a tier
+ * switched off is named but not counted, and the tier's figures are repeated at the end.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,6 +59,15 @@ describe('the test summary and the Kubernetes tier', () => {
     const ci = summary(dir, true);
     expect(ci.out).toContain('not run here: k8s: no cluster: KUBECONFIG is not set');
     expect(ci.code).toBe(1);
+  });
+
+  it('leaves the tier out when it is switched off (PARLEY_K8S_TIER unset): CI passes', () => {
+    const dir = results({ 'off-k8s.txt': 'k8s: switched off (PARLEY_K8S_TIER=1 runs it)' });
+    const ci = summary(dir, true);
+    expect(ci.out).toContain('switched off: k8s: switched off (PARLEY_K8S_TIER=1 runs it)');
+    expect(ci.out).not.toContain('no results from');
+    expect(ci.out).toContain('20 passed, 0 failed, 0 skipped');
+    expect(ci.code).toBe(0);
   });
 
   it('fails when the tier ran but left no results, or failed a test', () => {

@@ -42,6 +42,9 @@ const NS = 'parley-k8s-platform';
 const RELEASE = 'parley';
 /** Installed disabled, enabled by the upgrade. */
 const LATER = 'voice';
+/** The campaign's readers, and the email replicas that send it (they share the send). */
+const CAMPAIGN_RECIPIENTS = 1000;
+const EMAIL_REPLICAS = 2;
 const sink = new Sink(NS);
 let plan: GatewayPlan;
 let gateway: { url: string; close: () => void } | undefined;
@@ -165,6 +168,89 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
       'the booking as one trace',
       `${spans.length} spans of trace ${traceId.slice(0, 8)}…: ${[...new Set(spans.map((x) => `${x.service}`))].join(', ')}`,
     );
+  });
+
+  it(`sends a campaign from ${EMAIL_REPLICAS} email replicas: each of its ${CAMPAIGN_RECIPIENTS} recipients gets exactly one mail in the sink`, async () => {
+    expect(cookie, 'the admin signed in').not.toBe('');
+    // The mail settings point at the sink since the booking's check; here they are checked.
+    const t0 = Date.now();
+    await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-email`, `--replicas=${EMAIL_REPLICAS}`]);
+    await rolloutStatus(NS, `${RELEASE}-email`);
+    const book = await api(url, '/api/admin/address-books', { body: { name: 'Cluster readers' }, cookie });
+    expect(book.status, JSON.stringify(book.body)).toBe(201);
+    const readers = Array.from({ length: CAMPAIGN_RECIPIENTS }, (_, i) => `reader${i + 1}@readers.example`);
+    const imported = await api(url, '/api/admin/email/import-manual', {
+      body: {
+        contacts: readers.map((r, i) => `${r},Reader${i + 1},Cluster`).join('\n'),
+        addressBookId: book.body.id,
+      },
+      cookie,
+    });
+    expect([200, 202], JSON.stringify(imported.body)).toContain(imported.status);
+    const done = await waitFor(
+      'the contact import complete',
+      async () => {
+        const r = await api(url, `/api/admin/email/imports/${imported.body.importId}`, { cookie });
+        if (r.body?.status === 'running') return undefined;
+        return r.body;
+      },
+      120_000,
+    );
+    expect(done).toMatchObject({ status: 'completed', imported: CAMPAIGN_RECIPIENTS, errorCount: 0 });
+    const created = await api(url, '/api/admin/email/campaigns', {
+      body: {
+        name: 'Cluster campaign',
+        subject: 'News for {{firstName}}',
+        fromName: 'Parley',
+        fromEmail: 'news@parley.k8s.test',
+        htmlContent: '<p>Hello {{firstName}}, this came through the cluster.</p>',
+        targetAddressBooks: [book.body.id],
+      },
+      cookie,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const launched = Date.now();
+    const sent = await api(url, `/api/admin/email/campaigns/${created.body.id}/send`, {
+      body: { confirmSend: true },
+      cookie,
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.recipients).toBe(CAMPAIGN_RECIPIENTS);
+    const campaign = await waitFor(
+      'the campaign sent',
+      async () => {
+        const r = await api(url, `/api/admin/email/campaigns/${created.body.id}`, { cookie });
+        return r.body?.status === 'sent' ? r.body : undefined;
+      },
+      300_000,
+    );
+    const sendMs = Date.now() - launched;
+    expect(campaign.status).toBe('sent');
+    // Every reader exactly once: none missing, none twice, nothing else of the campaign's domain.
+    const counts = await sink.recipients();
+    const got = Object.entries(counts).filter(([to]) => to.endsWith('@readers.example'));
+    expect(got.length, 'readers that got a mail').toBe(CAMPAIGN_RECIPIENTS);
+    expect(
+      got.filter(([, n]) => n !== 1),
+      'readers with more than one mail',
+    ).toEqual([]);
+    const sample = (await sink.messages(readers[0])).at(0);
+    expect(sample?.subject).toBe('News for Reader1');
+    expect(sample?.bareLineBreaks, 'CRLF only').toBe(false);
+    figure(
+      `campaign from ${EMAIL_REPLICAS} email replicas`,
+      `${got.length} of ${CAMPAIGN_RECIPIENTS} recipients got exactly one mail; sent in ${seconds(sendMs)} (${seconds(launched - t0)} to scale, import and create)`,
+    );
+    await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-email`, '--replicas=1']);
+    await waitFor(
+      'email back at 1 replica',
+      async () => {
+        const x = (await deployments(NS)).find((y) => y.name === `${RELEASE}-email`);
+        return x && x.replicas === 1 && x.ready === 1 ? true : undefined;
+      },
+      120_000,
+    );
+    await settled(NS);
   });
 
   it("serves every process's metrics (read through the API server's service proxy)", async () => {
