@@ -30,7 +30,7 @@ import {
   type Subscription,
 } from './bus/index.ts';
 import { loadConfig, ServiceEnv } from './config.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, waitForMigrations } from './db/migrate.ts';
 import { createPool, pingDatabase, waitForDatabase } from './db/pool.ts';
 import { drainConnections } from './drain.ts';
 import { createLogger } from './logger.ts';
@@ -144,6 +144,10 @@ export async function startService<S extends TObject>(
   if (opts.migrate ?? env.MIGRATE_ON_START !== 'false') {
     const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
     logger.debug({ result }, 'migrations checked');
+  } else {
+    await waitForMigrations(config.DATABASE_URL, module.migrationsDir, (msg, missing) =>
+      logger.info({ missing: missing.length, first: missing[0] }, msg),
+    );
   }
 
   const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_MAX ?? 10);
