@@ -756,11 +756,16 @@ export function steadyTraffic(
   const reads = ['/', '/api/blog', `/api/bookings/available?date=${date}`, '/health/ready'];
   const bookings: string[] = [];
 
-  async function once(what: string, request: () => Promise<number>, ok: number[]): Promise<void> {
+  /** A request's status, and the start of its body when it is not an expected one (who answered). */
+  async function once(
+    what: string,
+    request: () => Promise<{ status: number; body: string }>,
+    ok: number[],
+  ): Promise<void> {
     try {
-      const status = await request();
+      const { status, body } = await request();
       result.byStatus[status] = (result.byStatus[status] ?? 0) + 1;
-      if (!ok.includes(status)) throw new Error(`answered ${status}`);
+      if (!ok.includes(status)) throw new Error(`answered ${status}: ${body.slice(0, 200)}`);
     } catch (err) {
       result.failures++;
       if (result.failed.length < 10) result.failed.push(`${what} at ${Date.now() - t0} ms: ${String(err)}`);
@@ -773,8 +778,8 @@ export function steadyTraffic(
     const path = reads[n++ % reads.length] as string;
     await once(`GET ${path}`, async () => {
       const res = await fetch(`${url}${path}`);
-      await res.arrayBuffer();
-      return res.status;
+      const body = await res.text();
+      return { status: res.status, body: res.status === 200 ? '' : body };
     }, [200]);
   };
   const book = async () => {
@@ -784,7 +789,7 @@ export function steadyTraffic(
       const slot = await freeSlot(url, 1 + (bookings.length % 10));
       const r = await api(url, '/api/bookings', { body: { name: 'Steady Visitor', email, timeSlot: slot } });
       if (r.status === 201) bookings.push(email);
-      return r.status;
+      return { status: r.status, body: JSON.stringify(r.body) };
     }, [201, 409]);
   };
 
