@@ -235,7 +235,7 @@ test('imports a file with its outcome, and follows a running import after a relo
     buffer: Buffer.from('%PDF-1.4'),
   });
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await expect(dialog.getByText('Only .csv or .xlsx files can be imported.')).toBeVisible();
+  await expect(dialog.getByText('Only .csv or .xlsx files can be imported.', { exact: true })).toBeVisible();
 
   // 3,000 rows, one invalid address and one duplicate.
   const rows = leads(3000, `${tag}.example.com`);
