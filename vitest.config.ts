@@ -12,7 +12,12 @@ export default defineConfig({
             'scripts/test/**/*.test.ts',
             'web/src/**/*.test.ts',
           ],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**', 'scripts/test/containers/**'],
+          exclude: [
+            '**/*.int.test.ts',
+            '**/node_modules/**',
+            'scripts/test/containers/**',
+            'scripts/test/k8s/**',
+          ],
         },
       },
       {
@@ -23,7 +28,7 @@ export default defineConfig({
             'gateway/test/**/*.int.test.ts',
             'scripts/test/**/*.int.test.ts',
           ],
-          exclude: ['**/node_modules/**', 'scripts/test/containers/**'],
+          exclude: ['**/node_modules/**', 'scripts/test/containers/**', 'scripts/test/k8s/**'],
           globalSetup: ['services/kit/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -41,6 +46,22 @@ export default defineConfig({
           hookTimeout: 420_000,
           pool: 'forks',
           maxWorkers: 1,
+        },
+      },
+      {
+        // Parley on a real Kubernetes cluster (`pnpm test:k8s`; scripts/test/k8s/global-setup.ts
+        // finds or brings up the cluster and loads the images). One file at a time: each
+        // installs its own release in its own namespace. The waits inside are for conditions,
+        // each with its own deadline; these limits only bound a whole file.
+        test: {
+          name: 'k8s',
+          include: ['scripts/test/k8s/**/*.test.ts'],
+          globalSetup: ['scripts/test/k8s/global-setup.ts'],
+          testTimeout: 1_200_000,
+          hookTimeout: 1_800_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
         },
       },
     ],

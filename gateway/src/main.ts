@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, startTelemetry } from '@parley/kit';
+import { createLogger, drainConnections, loadConfig, startTelemetry } from '@parley/kit';
 import { buildGateway } from './app.ts';
 import { GatewayEnv } from './config.ts';
 
@@ -14,6 +14,7 @@ try {
   await app.listen({ host: config.HOST ?? '0.0.0.0', port: config.PORT ?? 3000 });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    logger.info(await drainConnections(app.server), 'connections drained');
     await app.close();
     await telemetry.shutdown();
     process.exit(0);

@@ -766,14 +766,38 @@ cmd_status() {
   return 1
 }
 
+# An image already loaded is skipped: its docker image ID is recorded in $K8S_STATE/loaded
+# (gone with the cluster at `down`), and it is loaded again only when that ID changed or
+# containerd lacks it.
 cmd_load() {
   [ $# -gt 0 ] || die "usage: cluster.sh load IMAGE..."
   pid_of containerd >/dev/null || die "the cluster is not up (scripts/k8s/cluster.sh up)"
   command -v docker >/dev/null || die "docker is not installed"
-  local start=$SECONDS
+  local start=$SECONDS image id stamp ref todo=() ids=()
   docker image inspect "$@" >/dev/null || die "not in docker's image store: $*"
-  docker save "$@" | ctr_k8s images import - >/dev/null
-  log "loaded $* in $((SECONDS - start)) s"
+  mkdir -p "$K8S_STATE/loaded"
+  for image in "$@"; do
+    id=$(docker image inspect -f '{{.Id}}' "$image")
+    stamp=$K8S_STATE/loaded/$(echo "$image" | tr '/:' '__')
+    ref=$image
+    [[ $ref == */* ]] || ref=library/$ref
+    [[ ${ref%%/*} == *.* ]] || ref=docker.io/$ref
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$id" ] && [ -n "$(ctr_k8s images ls -q "name==$ref")" ]; then
+      continue
+    fi
+    todo+=("$image")
+    ids+=("$id")
+  done
+  if [ ${#todo[@]} -eq 0 ]; then
+    log "loaded already: $*"
+    return 0
+  fi
+  docker save "${todo[@]}" | ctr_k8s images import - >/dev/null
+  local i
+  for i in "${!todo[@]}"; do
+    echo "${ids[$i]}" >"$K8S_STATE/loaded/$(echo "${todo[$i]}" | tr '/:' '__')"
+  done
+  log "loaded ${todo[*]} in $((SECONDS - start)) s ($(($# - ${#todo[@]})) of $# were loaded already)"
 }
 
 cmd_env() {

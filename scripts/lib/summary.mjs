@@ -1,6 +1,7 @@
 // Prints one closing line over every test tier: "N passed, N failed, N skipped", after what
-// ran the integration tier and which tiers could not run here (not-run-<tier>.txt: why). In CI
-// (CI=true) a tier that did not run fails the summary.
+// ran the integration tier, which tiers could not run here (not-run-<tier>.txt: why) and which
+// were switched off (off-<tier>.txt: how to switch it on). In CI (CI=true) a tier that did not
+// run fails the summary; a tier switched off does not.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,11 +24,24 @@ const notRun = readdirSync(dir)
 const runtime = join(dir, 'integration-runtime.txt');
 if (existsSync(runtime)) console.log(`\nintegration tier: ${readFileSync(runtime, 'utf8').trim()}`);
 for (const line of notRun) console.log(`not run here: ${line}`);
+const off = readdirSync(dir)
+  .filter((f) => /^off-.+\.txt$/.test(f))
+  .map((f) => readFileSync(join(dir, f), 'utf8').trim());
+for (const line of off) console.log(`switched off: ${line}`);
+const ran = (tier) =>
+  !existsSync(join(dir, `not-run-${tier}.txt`)) && !existsSync(join(dir, `off-${tier}.txt`));
 const tiers = [
   'unit',
   'integration',
-  ...(existsSync(join(dir, 'not-run-containers.txt')) ? [] : ['containers']),
+  ...(ran('containers') ? ['containers'] : []),
+  ...(ran('k8s') ? ['k8s'] : []),
 ];
+// The Kubernetes tier's figures (scripts/test/k8s/harness.ts), one check a line.
+const figures = join(dir, 'k8s-figures.txt');
+if (existsSync(figures)) {
+  console.log('\nKubernetes tier:');
+  for (const line of readFileSync(figures, 'utf8').trim().split('\n')) console.log(`  ${line}`);
+}
 for (const tier of tiers) {
   const file = join(dir, `${tier}.json`);
   if (!existsSync(file)) {

@@ -718,6 +718,8 @@ describe('images and compose (docker/)', () => {
       '.git/HEAD',
       'web/dist/index.html',
       'services/booking/src/generated/prisma/client.ts',
+      'scripts/test/k8s/platform.test.ts',
+      'scripts/k8s/cluster.sh',
     ]) {
       expect(ignored(path), path).toBe(true);
     }

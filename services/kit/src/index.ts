@@ -6,6 +6,7 @@ export * from './config.ts';
 export * from './db/migrate.ts';
 export * from './db/pool.ts';
 export * from './db/sql.ts';
+export * from './drain.ts';
 export * from './errors.ts';
 export * from './logger.ts';
 export * from './markup.ts';

@@ -30,8 +30,9 @@ import {
   type Subscription,
 } from './bus/index.ts';
 import { loadConfig, ServiceEnv } from './config.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, waitForMigrations } from './db/migrate.ts';
 import { createPool, pingDatabase, waitForDatabase } from './db/pool.ts';
+import { drainConnections } from './drain.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { startTelemetry } from './telemetry.ts';
@@ -143,6 +144,10 @@ export async function startService<S extends TObject>(
   if (opts.migrate ?? env.MIGRATE_ON_START !== 'false') {
     const result = await migrate(config.DATABASE_URL, module.migrationsDir, (m) => logger.info(m));
     logger.debug({ result }, 'migrations checked');
+  } else {
+    await waitForMigrations(config.DATABASE_URL, module.migrationsDir, (msg, missing) =>
+      logger.info({ missing: missing.length, first: missing[0] }, msg),
+    );
   }
 
   const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_MAX ?? 10);
@@ -388,8 +393,11 @@ export async function runServiceMain<S extends TObject>(
     const running = await startService(module, { logger });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down');
-      running
-        .stop()
+      drainConnections(running.app.server)
+        .then((drained) => {
+          logger.info(drained, 'connections drained');
+          return running.stop();
+        })
         .then(() => telemetry.shutdown())
         .then(
           () => process.exit(0),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceEnv } from '../src/config.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { startNatsServer } from '../src/local/nats.ts';
 import { freePort } from '../src/local/ports.ts';
 import { startEmbeddedPostgres } from '../src/local/postgres.ts';
@@ -71,6 +72,67 @@ describe('a service started before its database and NATS', () => {
       await service?.stop();
       await nats.dispose();
       await pg.stop();
+    }
+  }, 60_000);
+
+  it('without MIGRATE_ON_START, waits for the migrations a Job applies beside it (kustomize)', async () => {
+    // One migration that creates the table register() reads at start (as email's default book).
+    const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-job-'));
+    mkdirSync(join(dir, '20260101000000_things'));
+    writeFileSync(join(dir, '20260101000000_things/migration.sql'), 'CREATE TABLE "things" ("id" int);');
+    const pg = await startEmbeddedPostgres();
+    const lines: Array<{ msg: string; missing?: number }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const module: ServiceModule = {
+      name: 'booking',
+      envSchema: Type.Object(ServiceEnv),
+      migrationsDir: dir,
+      events: { publishes: [], consumes: [] },
+      async register(_app, deps) {
+        await deps.pool.query('SELECT count(*) FROM "things"');
+      },
+    };
+    let service: RunningService | undefined;
+    let failed: unknown;
+    const starting = startService(module, {
+      env: {
+        DATABASE_URL: pg.adminUrl,
+        NATS_URL: process.env.NATS_URL,
+        INTERNAL_AUTH_SECRET: randomBytes(32).toString('hex'),
+      },
+      logger,
+      migrate: false,
+      listen: { host: '127.0.0.1', port: 0 },
+    }).then(
+      (s) => {
+        service = s;
+      },
+      (err) => {
+        failed = err;
+      },
+    );
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!lines.some((l) => l.msg === 'waiting for the migrations' && l.missing === 1) && !failed) {
+        if (Date.now() > deadline) throw new Error('never waited for the migrations');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Neither failed on the missing table nor started without it.
+      expect(failed).toBeUndefined();
+      expect(service).toBeUndefined();
+      await migrate(pg.adminUrl, dir);
+      await starting;
+      expect(failed).toBeUndefined();
+      expect((await fetch(`${service?.url}/health/ready`)).status).toBe(200);
+      expect(lines.some((l) => l.msg.startsWith('migrations applied after'))).toBe(true);
+    } finally {
+      // A wait that never ended ends when the server goes (its connection is refused).
+      const started = service !== undefined;
+      if (!started) await pg.stop();
+      await starting;
+      await service?.stop();
+      if (started) await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 

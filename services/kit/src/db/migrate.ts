@@ -120,3 +120,48 @@ export async function migrate(
     await client.end();
   }
 }
+
+/**
+ * Waits until every migration of `dir` has been applied by someone else (a migration Job, or
+ * a replica that migrates), retrying with backoff (0.25 s doubling to 5 s). A service started
+ * with MIGRATE_ON_START=false beside the Job that migrates its database (`kubectl apply -k`
+ * creates both at once; only Helm's hooks order them) would otherwise fail on its first
+ * missing table and be restarted. Not listening meanwhile, it is reported not ready.
+ */
+export async function waitForMigrations(
+  connectionString: string,
+  dir: string,
+  log: (msg: string, missing: string[]) => void,
+  opts: { maxDelayMs?: number } = {},
+): Promise<void> {
+  const wanted = (await readMigrations(dir)).map((m) => m.name);
+  if (!wanted.length) return;
+  let delay = 250;
+  let waitingSince = 0;
+  for (;;) {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+    client.on('error', () => {});
+    let missing = wanted;
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ migration_name: string }>(
+        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
+      const done = new Set(rows.map((r) => r.migration_name));
+      missing = wanted.filter((name) => !done.has(name));
+    } catch (err) {
+      // 42P01 undefined_table: no migration has run yet.
+      if ((err as { code?: string }).code !== '42P01') throw err;
+    } finally {
+      await client.end().catch(() => {});
+    }
+    if (!missing.length) {
+      if (waitingSince) log(`migrations applied after ${Date.now() - waitingSince} ms`, []);
+      return;
+    }
+    if (!waitingSince) waitingSince = Date.now();
+    log('waiting for the migrations', missing);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, opts.maxDelayMs ?? 5_000);
+  }
+}
