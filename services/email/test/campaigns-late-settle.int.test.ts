@@ -153,8 +153,8 @@ describe('a send completed while its rows were unknown', () => {
     const campaign = await t.call('GET', `/api/admin/email/campaigns/${id}`, undefined, await t.admin());
     expect(campaign.json).toMatchObject({ status: 'sent', sentCount: 5 });
 
-    // Sent mail: the reaper recorded them unknown; the worker's outcome replaced that, with the
-    // time it composed them, so each renders again as the bytes the server received.
+    // Sent mail lists the rows: the worker's outcome, dated by its claim, so each renders
+    // again as the bytes the server received.
     const admin = await t.admin();
     const outbox = await t.call('GET', `/api/admin/email/outbox?campaignId=${id}`, undefined, admin);
     expect(outbox.json.items).toHaveLength(5);

@@ -25,9 +25,7 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   // Sent mail and delivery logs (20261201000100_sent_mail_every_message)
   'index mail_messages_to_idx',
   'index mail_messages_campaign_idx',
-  'index mail_messages_event_id_idx',
-  'index mail_messages_provider_message_id_idx',
-  'index mail_messages_dedupe_key_key',
+  'index email_campaign_recipients_provider_message_id_idx',
   'index email_tracking_bounced_idx',
   'index email_tracking_complained_idx',
   'index email_tracking_unsubscribed_idx',

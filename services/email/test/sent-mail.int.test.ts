@@ -7,9 +7,10 @@ import { type EmailUnderTest, type SmtpSink, startEmail, startSmtpSink } from '.
 /**
  * Every mail accounted for (issue 35, item 4). With SMTP as the transport, Sent mail listed
  * no campaign mail (only the local mailbox kept any), although it says "Every message the
- * platform sent". Now every campaign mail is in Sent mail whatever the transport, as metadata
- * rendered again on view (the same bytes the SMTP peer received), searchable by recipient,
- * campaign and kind, and bounded by a stated retention rule that a job enforces in batches.
+ * platform sent". Now every campaign mail is in Sent mail whatever the transport, listed from
+ * its recipient row (no row more a mail) and rendered again on view (the same bytes the SMTP
+ * peer received), searchable by recipient, campaign and kind, and bounded by a stated
+ * retention rule (a job prunes stored messages in batches; campaign mail older is not listed).
  * Each campaign has a delivery log (outcome, opens, clicks, unsubscribe per recipient),
  * filterable, paged by keyset, exportable as CSV with formulas neutralised.
  */
@@ -160,11 +161,13 @@ describe('Sent mail', () => {
     // Viewing is not reading: no open pixel, the link points at its destination.
     expect(detail.html).not.toContain('/api/track/');
     expect(detail.html).toContain('href="https://parley.test/offer"');
-    // Its campaign's row holds no bytes of it.
-    const { rows } = await db.query(`SELECT "raw", "html", "text" FROM "mail_messages" WHERE "id" = $1`, [
-      items[0].id,
-    ]);
-    expect(rows[0]).toEqual({ raw: null, html: null, text: null });
+    expect(detail).toMatchObject({ id: items[0].id, messageId: parsed.messageId?.slice(1, -1) });
+    // Listed from its recipient row: the send stored no message, no bytes, for Sent mail.
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS n FROM "mail_messages" WHERE "campaign_id" = $1`,
+      [String(campaignId)],
+    );
+    expect(rows[0]).toEqual({ n: 0 });
   });
 
   it('keeps every message for the stated days: a job prunes older ones in batches', async () => {
@@ -190,6 +193,33 @@ describe('Sent mail', () => {
       (await get('/api/admin/email/outbox?to=old@')).items.map((m: { subject: string }) => m.subject),
     ).toEqual(['Recent']);
     expect((await get(`/api/admin/email/outbox?campaignId=${campaignId}`)).total).toBe(5);
+
+    // Campaign mail composed longer ago than the rule is not listed (its row stays: it is the
+    // campaign's report).
+    const { rows } = await db.query<{ sending_at: Date }>(
+      `UPDATE "email_campaign_recipients" SET "sending_at" = now() - interval '8 days'
+       WHERE "email_key" = 'bob@example.com' RETURNING old."sending_at"`,
+    );
+    expect((await get(`/api/admin/email/outbox?campaignId=${campaignId}`)).total).toBe(4);
+    expect((await get('/api/admin/email/outbox?to=bob@')).items).toEqual([]);
+    await db.query(
+      `UPDATE "email_campaign_recipients" SET "sending_at" = $1 WHERE "email_key" = 'bob@example.com'`,
+      [rows[0]?.sending_at],
+    );
+
+    // Stored messages and campaign mail in one newest-first order, paged by keyset across both.
+    const all = await get('/api/admin/email/outbox?limit=200');
+    const paged: string[] = [];
+    let before: string | null = null;
+    do {
+      const page = await get(`/api/admin/email/outbox?limit=2${before ? `&before=${before}` : ''}`);
+      paged.push(...page.items.map((m: { id: string }) => m.id));
+      before = page.nextCursor;
+    } while (before);
+    expect(paged).toEqual(all.items.map((m: { id: string }) => m.id));
+    expect(all.total).toBe(6);
+    const times = all.items.map((m: { createdAt: string }) => m.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
   });
 });
 
@@ -226,6 +256,20 @@ describe("a campaign's delivery log", () => {
       clicked: 0,
       unsubscribed: 1,
     });
+    // Those figures are what the finished send keeps, not a pass over its rows per page ...
+    const sendId = all.send.id;
+    await db.query(`UPDATE "email_campaign_sends" SET "sent_count" = "sent_count" + 1000 WHERE "id" = $1`, [
+      sendId,
+    ]);
+    expect((await log()).counts).toMatchObject({ sent: 1004 });
+    await db.query(`UPDATE "email_campaign_sends" SET "sent_count" = "sent_count" - 1000 WHERE "id" = $1`, [
+      sendId,
+    ]);
+    // ... and, while a send is not finished, a count by outcome on its index: the same.
+    await db.query(`UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "id" = $1`, [sendId]);
+    expect((await log()).counts).toEqual(all.counts);
+    await db.query(`UPDATE "email_campaign_sends" SET "status" = 'done' WHERE "id" = $1`, [sendId]);
+
     expect(all.items.map((i: { email: string }) => i.email)).toEqual([
       '+cmd@example.com',
       'ada@example.com',

@@ -172,7 +172,7 @@ export class DeliveryLog {
         values,
       ),
       // The send's figures once, with its unfiltered first page (the screen keeps them while filtering).
-      q.after || filtered(q) ? null : this.counts(send.id),
+      q.after || filtered(q) ? null : this.counts(send, campaignId, sends),
     ]);
     const rows = page.rows.slice(0, limit);
     const last = rows.at(-1);
@@ -198,21 +198,86 @@ export class DeliveryLog {
     };
   }
 
-  /** The whole send's figures, in one pass over its rows. */
-  private async counts(sendId: number): Promise<NonNullable<DeliveryLogPage['counts']>> {
-    const { rows } = await this.pool.query<NonNullable<DeliveryLogPage['counts']>>(
-      `SELECT count(*)::int AS total,
-              count(*) FILTER (WHERE s = 'queued')::int AS queued, count(*) FILTER (WHERE s = 'sent')::int AS sent,
-              count(*) FILTER (WHERE s = 'failed')::int AS failed, count(*) FILTER (WHERE s = 'unknown')::int AS unknown,
-              count(*) FILTER (WHERE s = 'bounced')::int AS bounced,
-              count(*) FILTER (WHERE s = 'complained')::int AS complained,
-              count(o)::int AS opened, count(c)::int AS clicked, count(u)::int AS unsubscribed
-       FROM (SELECT ${STATUS_SQL} AS s, t."opened_at" AS o, t."clicked_at" AS c, t."unsubscribed_at" AS u
-             FROM "email_campaign_recipients" r JOIN "email_tracking" t ON t."tracking_id" = r."tracking_id"
-             WHERE r."send_id" = $1) x`,
-      [sendId],
-    );
-    return rows[0] as NonNullable<DeliveryLogPage['counts']>;
+  /**
+   * The whole send's figures without a pass over its rows: the outcomes a finished send keeps
+   * (exact after late settles: docs/decisions.md), or, while it sends, a count by outcome on
+   * its (send_id, status, …) index; bounced, complained and unsubscribed from the partial
+   * indexes of the campaign's tracking rows that have them (rare), taken out of the outcome they
+   * override; opened and clicked from the campaign's tracking rows, through the send's own
+   * rows only when the campaign has another send of the same mode (a resend).
+   */
+  private async counts(
+    send: DeliveryLogSend,
+    campaignId: number,
+    sends: DeliveryLogSend[],
+  ): Promise<NonNullable<DeliveryLogPage['counts']>> {
+    const finished = send.status === 'done' || send.status === 'cancelled';
+    const shared = sends.some((s) => s.id !== send.id && s.testMode === send.testMode);
+    const [outcomes, rare, engaged] = await Promise.all([
+      finished
+        ? this.pool.query<{ status: string; n: number }>(
+            `SELECT x.status, x.n FROM "email_campaign_sends" s, LATERAL (VALUES ('sent', s."sent_count"),
+               ('failed', s."failed_count"), ('unknown', s."unknown_count"),
+               ('pending', s."total" - s."sent_count" - s."failed_count" - s."unknown_count")) AS x(status, n)
+             WHERE s."id" = $1`,
+            [send.id],
+          )
+        : this.pool.query<{ status: string; n: number }>(
+            `SELECT "status"::text AS status, count(*)::int AS n FROM "email_campaign_recipients"
+             WHERE "send_id" = $1 GROUP BY "status"`,
+            [send.id],
+          ),
+      this.pool.query<{ status: string; bounced: number; complained: number; unsubscribed: number }>(
+        `SELECT r."status"::text AS status,
+                count(*) FILTER (WHERE t."complained_at" IS NOT NULL)::int AS complained,
+                count(*) FILTER (WHERE t."complained_at" IS NULL AND t."bounced_at" IS NOT NULL)::int AS bounced,
+                count(*) FILTER (WHERE t."unsubscribed_at" IS NOT NULL)::int AS unsubscribed
+         FROM "email_tracking" t JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"
+         WHERE t."campaign_id" = $1 AND r."send_id" = $2
+           AND (t."bounced_at" IS NOT NULL OR t."complained_at" IS NOT NULL OR t."unsubscribed_at" IS NOT NULL)
+         GROUP BY r."status"`,
+        [String(campaignId), send.id],
+      ),
+      this.pool.query<{ opened: number; clicked: number }>(
+        `SELECT count(t."opened_at")::int AS opened, count(t."clicked_at")::int AS clicked
+         FROM "email_tracking" t
+         WHERE t."campaign_id" = $1 AND t."test_mode" = $2 ${
+           shared
+             ? `AND t."tracking_id" IN (SELECT "tracking_id" FROM "email_campaign_recipients" WHERE "send_id" = $3)`
+             : ''
+         }`,
+        shared ? [String(campaignId), send.testMode, send.id] : [String(campaignId), send.testMode],
+      ),
+    ]);
+    const by = new Map<string, number>();
+    for (const o of outcomes.rows) {
+      const key = o.status === 'pending' || o.status === 'sending' ? 'queued' : o.status;
+      by.set(key, (by.get(key) ?? 0) + o.n);
+    }
+    let bounced = 0;
+    let complained = 0;
+    let unsubscribed = 0;
+    for (const r of rare.rows) {
+      // A bounce or complaint overrides the row's own outcome (STATUS_SQL).
+      const key = r.status === 'pending' || r.status === 'sending' ? 'queued' : r.status;
+      by.set(key, (by.get(key) ?? 0) - r.bounced - r.complained);
+      bounced += r.bounced;
+      complained += r.complained;
+      unsubscribed += r.unsubscribed;
+    }
+    const n = (k: string) => Math.max(0, by.get(k) ?? 0);
+    return {
+      total: send.total,
+      queued: n('queued'),
+      sent: n('sent'),
+      failed: n('failed'),
+      unknown: n('unknown'),
+      bounced,
+      complained,
+      opened: engaged.rows[0]?.opened ?? 0,
+      clicked: engaged.rows[0]?.clicked ?? 0,
+      unsubscribed,
+    };
   }
 
   /** The send the export is of (for its file name), before the stream starts. */

@@ -56,25 +56,9 @@ export interface SenderOptions {
   window?: SendWindow | null;
 }
 
-/** What a send's messages are made with, and what Sent mail records of them. */
+/** What a send's messages are made with. */
 interface SendContext {
   composer: CampaignComposer;
-  campaignId: number;
-  kind: 'campaign' | 'newsletter';
-  testMode: boolean;
-}
-
-/** A mail handed to the transport, as Sent mail records it (its content is re-rendered on view). */
-interface SentRecord {
-  messageId: string;
-  kind: string;
-  campaignId: number;
-  from: string;
-  subject: string;
-  size: number;
-  testMode: boolean;
-  composedAt: Date;
-  providerMessageId: string | null;
 }
 
 export interface LaunchRequest {
@@ -129,6 +113,8 @@ export interface Claimed {
   company: string | null;
   tracking_id: string;
   attempts: number;
+  /** The claim's time: the mail's Date header, and its time in Sent mail (rendered again with it). */
+  sending_at: Date;
 }
 
 interface Outcome {
@@ -140,10 +126,8 @@ interface Outcome {
   attemptAdj: number;
   trackingId: string;
   sendId: number;
-  email: string;
-  attempts: number;
-  /** The mail as composed, when the transport had it (Sent mail's row); null otherwise. */
-  mail: SentRecord | null;
+  /** SES's id of the mail (its notifications name it); null for other transports. */
+  providerId: string | null;
 }
 
 /** A limit shared by every replica: at most `messages` handed out in any `seconds`. */
@@ -162,9 +146,10 @@ const CLAIM_SQL = `WITH c AS (
      ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
    UPDATE "email_campaign_recipients" r
      SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
-         "lease_until" = now() + $3 * interval '1 millisecond'
+         "lease_until" = now() + $3 * interval '1 millisecond', "sending_at" = now()
    FROM c WHERE r."id" = c."id"
-   RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts"`;
+   RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts",
+     r."sending_at"`;
 
 /**
  * Claims up to `batchSize` due recipients for `worker` (committed 'sending' with a lease before
@@ -575,6 +560,8 @@ export class CampaignSender {
     const bounced: Array<{ trackingId: string; address: string; reason: string }> = [];
     let connectionFailures = 0;
     let next = 0;
+    // Only SES's ids are looked up again (its notifications name them): others are not kept.
+    const keepsId = transport.name === 'ses';
     const work = async () => {
       while (next < batch.length) {
         const r = batch[next++] as Claimed;
@@ -586,32 +573,21 @@ export class CampaignSender {
         const { composer } = context;
         let mail: ComposedCampaignMail;
         try {
+          // Dated by the claim, which the row keeps: Sent mail renders it again byte for byte.
           mail = await composer.compose(
             { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company },
             r.tracking_id,
+            r.sending_at,
           );
         } catch (err) {
           outcomes.push(outcome(r, 'failed', `could not compose: ${(err as Error).message}`, 0, 0));
           continue;
         }
-        // What Sent mail records of it once the transport has it (no bytes: docs/decisions.md).
-        const record: SentRecord = {
-          messageId: mail.messageId,
-          kind: context.kind,
-          campaignId: context.campaignId,
-          from: composer.from.address,
-          subject: mail.subject,
-          size: mail.raw.length,
-          testMode: context.testMode,
-          composedAt: mail.date,
-          providerMessageId: null,
-        };
         await this.throttle.take();
         try {
           this.handed++;
           const sent = await transport.send({ from: composer.from.address, to: [r.email] }, mail.raw);
-          record.providerMessageId = sent.providerMessageId;
-          outcomes.push(outcome(r, 'sent', null, 0, 0, record));
+          outcomes.push(outcome(r, 'sent', null, 0, 0, keepsId ? sent.providerMessageId : null));
         } catch (err) {
           const e = err instanceof SendError ? err : new SendError((err as Error).message, false);
           if (e.connection) {
@@ -619,20 +595,17 @@ export class CampaignSender {
             connectionFailures++;
             outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs, -1));
           } else if (e.permanent) {
-            outcomes.push(outcome(r, 'failed', e.message, 0, 0, record));
+            outcomes.push(outcome(r, 'failed', e.message, 0, 0));
             if (e.recipientRefused)
               bounced.push({ trackingId: r.tracking_id, address: r.email, reason: e.message });
           } else if (e.responseCode !== undefined && e.responseCode >= 400 && e.responseCode < 500) {
             // A temporary refusal: the server did not take it; retry later, a few times.
             if (r.attempts < o.maxAttempts)
               outcomes.push(outcome(r, 'pending', e.message, o.retryBaseMs * 2 ** (r.attempts - 1), 0));
-            else
-              outcomes.push(
-                outcome(r, 'failed', `${e.message} (after ${r.attempts} attempts)`, 0, 0, record),
-              );
+            else outcomes.push(outcome(r, 'failed', `${e.message} (after ${r.attempts} attempts)`, 0, 0));
           } else {
             // No answer we can read (the connection dropped mid-message): it may have gone out.
-            outcomes.push(outcome(r, 'unknown', `outcome unknown: ${e.message}`, 0, 0, record));
+            outcomes.push(outcome(r, 'unknown', `outcome unknown: ${e.message}`, 0, 0));
           }
         }
       }
@@ -653,22 +626,14 @@ export class CampaignSender {
     return batch.length;
   }
 
-  /** A send's composer and what Sent mail records of it; `db`: the transaction to read it in. */
-  private sendContext(
-    sendId: number,
-    db: pg.Pool | pg.PoolClient = this.deps.pool,
-  ): Promise<SendContext | null> {
+  /** A send's composer (from the content kept on the send). */
+  private sendContext(sendId: number): Promise<SendContext | null> {
     let c = this.contexts.get(sendId);
     if (!c) {
       c = (async () => {
-        const content = await readSendContent(db, sendId);
+        const content = await readSendContent(this.deps.pool, sendId);
         if (!content) return null;
-        return {
-          composer: composerFor(content, { origin: this.deps.origin, signer: this.deps.signer }),
-          campaignId: content.campaignId,
-          kind: content.kind,
-          testMode: content.testMode,
-        };
+        return { composer: composerFor(content, { origin: this.deps.origin, signer: this.deps.signer }) };
       })();
       c.catch(() => this.contexts.delete(sendId));
       this.contexts.set(sendId, c);
@@ -678,13 +643,11 @@ export class CampaignSender {
   }
 
   /**
-   * One statement settles the batch and records, in Sent mail, each mail the transport had
-   * (sent, refused, or with an unknown outcome; a mail going back to pending is recorded when
-   * it ends); tracking rows follow in the same transaction. No round trip more per batch.
+   * One statement settles the batch (the rows are what Sent mail lists of campaign mail, with
+   * the transport that had them); tracking rows follow in the same transaction.
    */
   private async settle(outcomes: Outcome[], transport: string): Promise<void> {
     if (!outcomes.length) return;
-    const recorded = outcomes.filter((o) => o.mail !== null && o.status !== 'pending');
     await inTransaction(this.deps.pool, async (client) => {
       // A row the reaper already called unknown (this worker's lease ran out while it worked)
       // is settled with what really happened. A send that was finished meanwhile (completed on
@@ -703,12 +666,12 @@ export class CampaignSender {
              "status" = v.status::"mail_status", "last_error" = v.err,
              "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
              "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
-             "attempts" = r."attempts" + v.adj, "lease_until" = NULL
-           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[]) AS v(id, status, err, delay_ms, adj), o
+             "attempts" = r."attempts" + v.adj, "lease_until" = NULL, "transport" = $8,
+             "provider_message_id" = coalesce(v.provider_id, r."provider_message_id")
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[], $9::text[])
+             AS v(id, status, err, delay_ms, adj, provider_id), o
            WHERE r."id" = v.id AND o."id" = r."id"
            RETURNING r."send_id"
-         ), recorded AS (
-           ${SENT_MAIL_INSERT(8)}
          )
          SELECT DISTINCT st."send_id" FROM settled st JOIN s ON s."id" = st."send_id"
          WHERE s.status IN ('done', 'cancelled')`,
@@ -720,7 +683,9 @@ export class CampaignSender {
           outcomes.map((o) => o.attemptAdj),
           this.workerId,
           [...new Set(outcomes.map((o) => o.sendId))],
-          ...sentMailParams(recorded, transport),
+          transport,
+          // Shorter than the others (none kept): unnest pads it with nulls.
+          outcomes.some((o) => o.providerId !== null) ? outcomes.map((o) => o.providerId) : [],
         ],
       );
       if (finished.length)
@@ -780,24 +745,22 @@ export class CampaignSender {
 
   /**
    * Rows whose worker died mid-send: unknown, never resent. Answers how many. One transaction
-   * marks them, their tracking rows and their Sent mail rows (with the Message-ID they carried):
-   * a worker that answers late waits for it, so its real outcome is the one that stays.
+   * marks them and their tracking rows (Sent mail lists the rows, with the Message-ID and Date
+   * they carried): a worker that answers late waits for it, so its real outcome is the one that stays.
    */
   async reap(): Promise<number> {
     const rows = await inTransaction(this.deps.pool, async (client) => {
-      const { rows } = await client.query<Claimed & { last_error: string }>(
+      const { rows } = await client.query<{ send_id: number; tracking_id: string }>(
         `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
            "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
          WHERE "status" = 'sending' AND "lease_until" < now()
-         RETURNING "id", "send_id", "email", "first_name", "last_name", "company", "tracking_id", "attempts", "last_error"`,
+         RETURNING "send_id", "tracking_id"`,
       );
       if (!rows.length) return rows;
       await client.query(
         `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
         [rows.map((r) => r.tracking_id)],
       );
-      const records = await this.reapedRecords(rows, client);
-      if (records.length) await client.query(SENT_MAIL_INSERT(1), sentMailParams(records, null));
       // A send cancelled while these were in flight counted them as neither: counted again.
       const { rows: finished } = await client.query<{ id: number }>(
         `SELECT "id" FROM "email_campaign_sends" WHERE "id" = ANY($1::int[]) AND "status" IN ('done', 'cancelled')
@@ -817,44 +780,6 @@ export class CampaignSender {
         'campaign recipients with an expired lease marked unknown',
       );
     return rows.length;
-  }
-
-  /** Sent mail's rows of reaped mails: composed again for their subject and size. */
-  private async reapedRecords(
-    rows: Array<Claimed & { last_error: string }>,
-    client: pg.PoolClient,
-  ): Promise<Outcome[]> {
-    const outcomes: Outcome[] = [];
-    for (const r of rows) {
-      const context = await this.sendContext(r.send_id, client);
-      if (!context) continue;
-      const p = { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company };
-      let mail: ComposedCampaignMail;
-      try {
-        mail = await context.composer.compose(p, r.tracking_id);
-      } catch (err) {
-        // It could not have gone out either: nothing to list (and the reap must not fail for it).
-        this.deps.logger.warn(
-          { err, trackingId: r.tracking_id },
-          'reaped campaign mail could not be composed',
-        );
-        continue;
-      }
-      outcomes.push(
-        outcome(r, 'unknown', r.last_error, 0, 0, {
-          messageId: mail.messageId,
-          kind: context.kind,
-          campaignId: context.campaignId,
-          from: context.composer.from.address,
-          subject: mail.subject,
-          size: mail.raw.length,
-          testMode: context.testMode,
-          composedAt: mail.date,
-          providerMessageId: null,
-        }),
-      );
-    }
-    return outcomes;
   }
 
   /**
@@ -956,7 +881,7 @@ function outcome(
   error: string | null,
   delayMs: number,
   attemptAdj: number,
-  mail: SentRecord | null = null,
+  providerId: string | null = null,
 ): Outcome {
   return {
     id: r.id,
@@ -966,9 +891,7 @@ function outcome(
     attemptAdj,
     trackingId: r.tracking_id,
     sendId: r.send_id,
-    email: r.email,
-    attempts: r.attempts,
-    mail,
+    providerId,
   };
 }
 
@@ -996,59 +919,6 @@ async function recountFinished(client: pg.PoolClient, sendIds: number[]): Promis
      WHERE c."id" = d."campaign_id" AND d.delta <> 0`,
     [sendIds],
   );
-}
-
-/**
- * Records campaign mails in Sent mail (mail_messages) as metadata: no bytes, its content is
- * rendered again from its send's on view. From parameters $first… (sentMailParams); in the
- * settle, the main statement after its UPDATE (a data-modifying CTE runs whether read or not).
- * A mail recorded before (its sender was taken for dead, then answered) takes the worker's
- * outcome and compose time (its Date, for rendering it again); the reaper's record (transport
- * null) never replaces one.
- */
-const SENT_MAIL_INSERT = (first: number) => {
-  const p = (i: number) => `$${first + i}`;
-  // Time-ordered ids (PostgreSQL 18's uuidv7): a batch's rows go to the right edge of the
-  // primary key's index instead of 500 random pages.
-  return `INSERT INTO "mail_messages" ("id", "message_id", "kind", "campaign_id", "send_id", "tracking_id", "from_address",
-       "to_address", "subject", "size_bytes", "marketing", "test_mode", "transport", "status", "attempts", "last_error",
-       "provider_message_id", "sending_at", "sent_at")
-     SELECT uuidv7(), m.message_id, m.kind, m.campaign_id, m.send_id, m.tracking_id, m.from_address, m.to_address, m.subject,
-       m.size_bytes, true, m.test_mode, ${p(0)}, m.status::"mail_status", m.attempts, m.err, m.provider_id, m.composed_at,
-       CASE WHEN m.status = 'sent' THEN now() END
-     FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::int[], ${p(5)}::text[], ${p(6)}::text[],
-                 ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::int[], ${p(10)}::bool[], ${p(11)}::text[], ${p(12)}::int[],
-                 ${p(13)}::text[], ${p(14)}::text[], ${p(15)}::timestamptz[])
-       AS m(message_id, kind, campaign_id, send_id, tracking_id, from_address, to_address, subject, size_bytes,
-            test_mode, status, attempts, err, provider_id, composed_at)
-     ON CONFLICT ("message_id") DO UPDATE SET "status" = excluded."status", "last_error" = excluded."last_error",
-       "transport" = excluded."transport", "attempts" = excluded."attempts",
-       "provider_message_id" = coalesce(excluded."provider_message_id", "mail_messages"."provider_message_id"),
-       "sending_at" = excluded."sending_at", "sent_at" = coalesce(excluded."sent_at", "mail_messages"."sent_at"),
-       "updated_at" = now()
-     WHERE excluded."transport" IS NOT NULL`;
-};
-
-function sentMailParams(outcomes: Outcome[], transport: string | null): unknown[] {
-  const m = outcomes.map((o) => o.mail as SentRecord);
-  return [
-    transport,
-    m.map((x) => x.messageId),
-    m.map((x) => x.kind),
-    m.map((x) => String(x.campaignId)),
-    outcomes.map((o) => o.sendId),
-    outcomes.map((o) => o.trackingId),
-    m.map((x) => x.from),
-    outcomes.map((o) => o.email),
-    m.map((x) => x.subject.slice(0, 1000)),
-    m.map((x) => x.size),
-    m.map((x) => x.testMode),
-    outcomes.map((o) => o.status),
-    outcomes.map((o) => o.attempts),
-    outcomes.map((o) => o.error?.slice(0, 500) ?? null),
-    m.map((x) => x.providerMessageId),
-    m.map((x) => x.composedAt),
-  ];
 }
 
 async function lockCampaign(client: pg.PoolClient, id: number) {

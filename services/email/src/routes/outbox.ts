@@ -13,13 +13,14 @@ import { sanitizeEmailHtml } from '../domain/email-html.ts';
 import { headersOf, partOf } from '../domain/mime.ts';
 import type { TokenSigner } from '../domain/tokens.ts';
 import type { Transports } from '../providers/index.ts';
-import type { MailRepository } from '../repo/mail.repository.ts';
+import { type CampaignMailRef, type MailRepository, trackingIdOfMailId } from '../repo/mail.repository.ts';
 
 /**
  * The Sent mail view (like Mailpit): every message the platform sent, whatever the
  * transport, for SENT_MAIL_RETENTION_DAYS, with its HTML, text, headers, raw MIME and
- * calendar part. Campaign and newsletter mail is kept as metadata and rendered again here
- * from its send's content (docs/decisions.md, "Sent mail: every message, kept for a stated time").
+ * calendar part. Campaign and newsletter mail is listed from its recipient rows and rendered
+ * again here from its send's content (docs/decisions.md, "Sent mail: every message, kept for a
+ * stated time").
  */
 export async function outboxRoutes(
   app: ServiceInstance,
@@ -34,6 +35,8 @@ export async function outboxRoutes(
   },
 ) {
   const { deps, mail, transports } = opts;
+  const retentionDays = opts.retentionDays ?? DEFAULT_SENT_MAIL_RETENTION_DAYS;
+  const renderers = renderer(opts.pool, { origin: opts.origin, signer: opts.signer });
 
   app.get(
     '/api/admin/email/outbox',
@@ -49,23 +52,32 @@ export async function outboxRoutes(
           ...(to?.trim() ? { to: to.trim() } : {}),
           ...(campaignId !== undefined ? { campaignId } : {}),
           ...(kind ? { kind } : {}),
+          retentionDays,
         }),
         mail.campaignsWithMail(),
         transports.status(),
       ]);
+      // A campaign mail's subject, size and Message-ID: composed again, as the detail shows it.
+      const render = renderers();
+      const items = await Promise.all(
+        page.items.map(async ({ campaignMail, ...item }) => {
+          const again = campaignMail ? await render(campaignMail) : null;
+          return again
+            ? { ...item, subject: again.subject, sizeBytes: again.raw.length, messageId: again.messageId }
+            : item;
+        }),
+      );
       reply.header('cache-control', 'no-store');
       return {
         ...page,
-        retentionDays: opts.retentionDays ?? DEFAULT_SENT_MAIL_RETENTION_DAYS,
+        items,
+        retentionDays,
         campaigns,
         transport: transport.current ?? transport.chosen ?? 'local',
         transportDescription: transport.description,
       };
     },
   );
-
-  const renderAgain = (row: Parameters<typeof renderOf>[1]) =>
-    renderOf(opts.pool, row, { origin: opts.origin, signer: opts.signer });
 
   app.get(
     '/api/admin/email/outbox/:id',
@@ -75,19 +87,31 @@ export async function outboxRoutes(
     },
     async (request, reply) => {
       const row = await mail.get(request.params.id);
-      if (!row) return reply.status(404).send({ error: 'Not Found', message: 'No such message' });
-      let raw: Buffer = row.raw ? Buffer.from(row.raw) : Buffer.alloc(0);
-      let html = row.html;
-      let text = row.text;
-      let contentNote: string | null = null;
-      if (!row.raw) {
-        const again = await renderAgain(row);
-        if (again) ({ raw, html, text } = again);
-        else contentNote = 'Its campaign was deleted, so its content can no longer be shown.';
+      if (!row) {
+        // Not a stored message: a campaign mail, whose id is its tracking id's bytes.
+        const c = await mail.campaignMail(trackingIdOfMailId(request.params.id), retentionDays);
+        const again = c?.summary.campaignMail ? await renderers()(c.summary.campaignMail) : null;
+        if (!c || !again) return reply.status(404).send({ error: 'Not Found', message: 'No such message' });
+        const { campaignMail: _, ...summary } = c.summary;
+        reply.header('cache-control', 'no-store');
+        return {
+          ...summary,
+          subject: again.subject,
+          sizeBytes: again.raw.length,
+          messageId: again.messageId,
+          contentNote: null,
+          html: previewHtml(again.html),
+          text: again.text,
+          headers: headersOf(again.raw),
+          raw: again.raw.toString('utf8'),
+          calendar: null,
+          attachments: [],
+          tracking: trackingOf(c.tracking),
+        };
       }
+      const raw: Buffer = row.raw ? Buffer.from(row.raw) : Buffer.alloc(0);
+      const { html, text } = row;
       const calendar = row.hasCalendar ? partOf(raw, 'text/calendar') : null;
-      const t = row.tracking;
-      const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
       reply.header('cache-control', 'no-store');
       return {
         id: row.id,
@@ -107,8 +131,8 @@ export async function outboxRoutes(
         campaignId:
           row.campaignId !== null && /^\d{1,9}$/.test(row.campaignId) ? Number(row.campaignId) : null,
         testMode: row.testMode,
-        rendered: row.raw === null,
-        contentNote,
+        rendered: false,
+        contentNote: null,
         html: html === null ? null : previewHtml(html),
         text,
         headers: headersOf(raw),
@@ -123,59 +147,78 @@ export async function outboxRoutes(
               },
             ]
           : [],
-        tracking: t
-          ? {
-              trackingId: t.trackingId,
-              status: t.status,
-              openCount: t.openCount,
-              proxyOpenCount: t.proxyOpenCount,
-              clickCount: t.clickCount,
-              openedAt: iso(t.openedAt),
-              clickedAt: iso(t.clickedAt),
-              lastClickUrl: t.lastClickUrl,
-              deviceType: t.deviceType,
-              browserType: t.browserType,
-              bouncedAt: iso(t.bouncedAt),
-              unsubscribedAt: iso(t.unsubscribedAt),
-            }
-          : null,
+        tracking: trackingOf(row.tracking),
       };
     },
   );
 }
 
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+/** What the detail shows of a message's tracking row. */
+function trackingOf(
+  t: {
+    trackingId: string;
+    status: string;
+    openCount: number;
+    proxyOpenCount: number;
+    clickCount: number;
+    openedAt: Date | null;
+    clickedAt: Date | null;
+    lastClickUrl: string | null;
+    deviceType: string | null;
+    browserType: string | null;
+    bouncedAt: Date | null;
+    unsubscribedAt: Date | null;
+  } | null,
+) {
+  return t
+    ? {
+        trackingId: t.trackingId,
+        status: t.status,
+        openCount: t.openCount,
+        proxyOpenCount: t.proxyOpenCount,
+        clickCount: t.clickCount,
+        openedAt: iso(t.openedAt),
+        clickedAt: iso(t.clickedAt),
+        lastClickUrl: t.lastClickUrl,
+        deviceType: t.deviceType,
+        browserType: t.browserType,
+        bouncedAt: iso(t.bouncedAt),
+        unsubscribedAt: iso(t.unsubscribedAt),
+      }
+    : null;
+}
+
 /**
- * A campaign mail rendered again from its send's content and its recipient's fields, with
- * the Date it was composed at: the same bytes it was sent with (before a DKIM signature).
- * Null when its send no longer exists (its campaign was deleted).
+ * Renders campaign mail again from its send's content and its recipient's fields, with the
+ * Date it was composed at (its claim's time): the same bytes it was sent with (before a DKIM
+ * signature). Null when its send's content cannot be had. Each send's composer is made once
+ * per answer.
  */
-async function renderOf(
-  pool: pg.Pool,
-  row: {
-    sendId: number | null;
-    trackingId: string | null;
-    toAddress: string;
-    sendingAt: Date | null;
-    createdAt: Date;
-  },
-  opts: { origin: string; signer: TokenSigner },
-): Promise<{ raw: Buffer; html: string; text: string } | null> {
-  if (row.sendId === null || row.trackingId === null) return null;
-  const [content, recipient] = await Promise.all([
-    readSendContent(pool, row.sendId),
-    pool.query<{ first_name: string | null; last_name: string | null; company: string | null }>(
-      `SELECT "first_name", "last_name", "company" FROM "email_campaign_recipients" WHERE "tracking_id" = $1`,
-      [row.trackingId],
-    ),
-  ]);
-  const r = recipient.rows[0];
-  if (!content || !r) return null;
-  const mail = await composerFor(content, opts).compose(
-    { email: row.toAddress, firstName: r.first_name, lastName: r.last_name, company: r.company },
-    row.trackingId,
-    row.sendingAt ?? row.createdAt,
-  );
-  return { raw: mail.raw, html: mail.html, text: mail.text };
+function renderer(pool: pg.Pool, opts: { origin: string; signer: TokenSigner }) {
+  return () => {
+    const composers = new Map<number, Promise<ReturnType<typeof composerFor> | null>>();
+    return async (m: CampaignMailRef) => {
+      let c = composers.get(m.sendId);
+      if (!c) {
+        c = readSendContent(pool, m.sendId).then((content) => (content ? composerFor(content, opts) : null));
+        composers.set(m.sendId, c);
+      }
+      const composer = await c;
+      if (!composer) return null;
+      try {
+        return await composer.compose(
+          { email: m.email, firstName: m.firstName, lastName: m.lastName, company: m.company },
+          m.trackingId,
+          m.sendingAt,
+        );
+      } catch {
+        // A mail that could not be composed then cannot now either: listed as its row says.
+        return null;
+      }
+    };
+  };
 }
 
 /**
