@@ -415,8 +415,12 @@ describe('Helm chart charts/parley', () => {
         .map((s) => s.metadata.name)
         .sort(),
     ).toEqual(['parley-nats', 'parley-postgresql']);
-    // The database does not exist while pre-install hooks run: services migrate on start.
-    expect(ofKind(r.objects, 'Job')).toEqual([]);
+    // The database does not exist while pre-install hooks run: services migrate on start. The
+    // one Job creates, before an upgrade or rollback, the database of a service enabled later.
+    const jobs = ofKind(r.objects, 'Job');
+    expect(jobs.map((j) => j.metadata.name)).toEqual(['parley-postgresql-databases']);
+    expect(jobs[0]!.metadata.annotations?.['helm.sh/hook']).toBe('pre-upgrade,pre-rollback');
+    for (const svc of SERVICES) expect(JSON.stringify(podSpecOf(jobs[0]!))).toContain(`parley_${svc}`);
     const init = r.objects.find(
       (o) => o.kind === 'ConfigMap' && o.metadata.name === 'parley-postgresql-init',
     )!;

@@ -117,7 +117,7 @@ test('an address-book card opens its contacts (the Contacts tab, filtered to its
     .getByRole('link', { name: `Contacts of ${full.name}` })
     .click();
   await expect(page).toHaveURL(new RegExp(`/admin/email\\?book=${full.id}$`));
-  await expect(page.getByLabel('Address book')).toHaveValue(String(full.id));
+  await expect(page.getByLabel('Address book', { exact: true })).toHaveValue(String(full.id));
   await expect(page.getByTestId('contact-card')).toHaveCount(1);
   await expect(page.getByTestId('contact-card')).toContainText(`zoe.${tag}@example.com`);
   // Its name opens them too.

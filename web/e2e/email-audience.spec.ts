@@ -396,7 +396,7 @@ test('contacts tab: cards, paging, re-subscribe after a real unsubscribe, delete
     'aria-selected',
     'true',
   );
-  await page.getByLabel('Address book').selectOption(String(book.id));
+  await page.getByLabel('Address book', { exact: true }).selectOption(String(book.id));
   await expect(page.getByTestId('contacts-range')).toHaveText('Showing 1–50 of 60');
   const first = page.getByTestId('contact-card').first();
   await expect(first.getByRole('heading', { name: 'Lead60 Person' })).toBeVisible();
@@ -513,7 +513,7 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
   await page.getByRole('tab', { name: /^Contacts/ }).click();
   await page.getByRole('button', { name: 'Import contacts' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import Contacts' });
-  await dialog.getByLabel('Address book').selectOption(String(book.id));
+  await dialog.getByLabel('Address book', { exact: true }).selectOption(String(book.id));
   await dialog.getByRole('button', { name: 'Import Contacts' }).click();
   await expect(dialog.getByText('Please choose a CSV file.', { exact: true })).toBeVisible();
   await dialog.getByRole('tab', { name: 'Manual Entry' }).click();
@@ -528,7 +528,7 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
     'Line 3: Invalid email address "not-an-email"',
   );
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await page.getByLabel('Address book').selectOption(String(book.id));
+  await page.getByLabel('Address book', { exact: true }).selectOption(String(book.id));
   await expect(page.getByTestId('contact-card')).toHaveCount(2);
   await expect(page.getByTestId('contact-card').filter({ hasText: `ann@${tag}.example.com` })).toContainText(
     'Lee Dental',

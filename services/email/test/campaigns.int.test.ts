@@ -621,22 +621,28 @@ describe('sending', () => {
   it('marks recipients whose worker died mid-send unknown, never resent', async () => {
     const c = await create({ name: 'Crash', subject: 'Crash {{firstName}}' });
     // A worker claimed these rows (committed 'sending' with a lease) and died before settling.
-    const { rows } = await db.query<{ id: number }>(
+    // Written in one transaction, as a launch writes them: a send seen with no recipients yet
+    // is complete, and the scheduler would finish it with nothing counted.
+    const client = await db.connect();
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ id: number }>(
       `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "live", "total", "original_recipients", "started_at")
        VALUES ($1, 'send', 'sending', false, 2, 2, now()) RETURNING "id"`,
       [c.id],
     );
     const sendId = rows[0]?.id;
-    await db.query(
+    await client.query(
       `INSERT INTO "email_campaign_recipients" ("send_id", "email", "email_key", "tracking_id", "status", "worker", "attempts", "lease_until")
        VALUES ($1, 'dead1@example.com', 'dead1@example.com', 'crash-t1', 'sending', 'dead', 1, now() + interval '300 milliseconds'),
               ($1, 'dead2@example.com', 'dead2@example.com', 'crash-t2', 'sending', 'dead', 1, now() + interval '300 milliseconds')`,
       [sendId],
     );
-    await db.query(
+    await client.query(
       `UPDATE "email_campaigns" SET "status" = 'sending', "current_send_id" = $2 WHERE "id" = $1`,
       [c.id, sendId],
     );
+    await client.query('COMMIT');
+    client.release();
     const done = await waitStatus(c.id, 'sent');
     expect(done.progress).toMatchObject({ total: 2, sent: 0, unknown: 2, remaining: 0 });
     await new Promise((r) => setTimeout(r, 300));

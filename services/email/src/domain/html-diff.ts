@@ -31,8 +31,10 @@ interface Token {
   key: string | null;
 }
 
-const IMPLIED = new Set(['html', 'head', 'body', 'tbody', 'colgroup']);
-const OPTIONAL_END = new Set([
+/** Elements the parser adds around well-formed content: never counted as moved or added. */
+export const IMPLIED = new Set(['html', 'head', 'body', 'tbody', 'colgroup']);
+/** Elements whose end tag HTML lets one leave out (WHATWG "optional tags"): never "unclosed". */
+export const OPTIONAL_END = new Set([
   'p',
   'li',
   'dt',
@@ -51,9 +53,6 @@ const OPTIONAL_END = new Set([
   'rt',
   'rtc',
   'rp',
-  'html',
-  'head',
-  'body',
 ]);
 const RAW = new Set(['style', 'script', 'title', 'textarea', 'xmp']);
 
@@ -83,7 +82,7 @@ function tagKey(raw: string): string | null {
       ? (a[1] as string).toLowerCase()
       : `${(a[1] as string).toLowerCase()}="${decode(value).replace(/\s+/g, ' ').trim()}"`;
   });
-  if (closing) return OPTIONAL_END.has(name) ? null : `</${name}>`;
+  if (closing) return OPTIONAL_END.has(name) || IMPLIED.has(name) ? null : `</${name}>`;
   if (IMPLIED.has(name) && !attrs.length) return null;
   return `<${[name, ...attrs].join(' ')}>`;
 }

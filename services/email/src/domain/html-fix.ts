@@ -1,7 +1,7 @@
 import { type CheerioAPI, load } from 'cheerio';
 import juice from 'juice';
 import { textOfHtml } from './email-html.ts';
-import { type HtmlDiff, htmlDiff } from './html-diff.ts';
+import { type HtmlDiff, htmlDiff, IMPLIED, OPTIONAL_END } from './html-diff.ts';
 
 /**
  * 'Fix HTML Issues' (POST /api/admin/campaigns/fix-html) for one draft's HTML and text part:
@@ -48,29 +48,6 @@ const VOID = new Set([
   'track',
   'wbr',
   'keygen',
-]);
-/** Elements the parser adds around well-formed content: never counted as moved or added. */
-const IMPLIED = new Set(['html', 'head', 'body', 'tbody', 'colgroup']);
-/** Elements whose end tag HTML lets one leave out (WHATWG "optional tags"): never "unclosed". */
-const OPTIONAL_END = new Set([
-  'p',
-  'li',
-  'dt',
-  'dd',
-  'option',
-  'optgroup',
-  'tr',
-  'td',
-  'th',
-  'thead',
-  'tbody',
-  'tfoot',
-  'colgroup',
-  'caption',
-  'rb',
-  'rt',
-  'rtc',
-  'rp',
 ]);
 const RAW_TEXT =
   /<(script|style|title|textarea|xmp|noscript)\b((?:[^>"']|"[^"]*"|'[^']*')*)>[\s\S]*?<\/\1\s*>/gi;

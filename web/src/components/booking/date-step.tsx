@@ -2,7 +2,10 @@ import type { AvailableDatesResponse } from '@parley/contracts';
 import { slotsOfDate } from '@parley/contracts/schedule';
 import { useQuery } from '@tanstack/react-query';
 import clsx from 'clsx';
+import { useSyncExternalStore } from 'react';
 import { dateParts, formatLongDate } from './format.ts';
+
+const noSubscription = () => () => {};
 
 /** The picker's dates with their free slots (the booking service's schedule and bookings). */
 export const AVAILABLE_DATES_PATH = '/api/bookings/dates';
@@ -28,10 +31,20 @@ export function DateStep({
     gcTime: 0,
     staleTime: 0,
   });
-  const served = query.data?.dates;
+  // A prerendered page was rendered at build time: which dates still have a time depends on the
+  // clock, so the first (hydrating) render offers what the prerender did, and the real answer
+  // follows at once. Otherwise React finds a mismatch and renders the whole page anew.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const served = hydrated ? query.data?.dates : undefined;
   const shown = served ? served.map((d) => d.date) : dates;
   const offered = (date: string) =>
-    served ? (served.find((d) => d.date === date)?.available ?? 0) > 0 : slotsOfDate(date).length > 0;
+    served
+      ? (served.find((d) => d.date === date)?.available ?? 0) > 0
+      : !hydrated || slotsOfDate(date).length > 0;
   return (
     <div>
       <h3 className="mb-3 text-sm font-medium text-slate-300">Select a date</h3>
