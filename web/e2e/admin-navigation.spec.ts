@@ -185,3 +185,38 @@ test('at 375 px the menu is a drawer that the keyboard opens, uses and closes', 
   await expect(nav(page)).toBeHidden();
   await expectNoSeriousA11yViolations(page, 'the closed drawer');
 });
+
+test('on a page longer than the window the sidebar spans the window, top to bottom, all the way down', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAsAdmin(page);
+  await page.goto('/admin/email');
+  await page.getByRole('tab', { name: /^Campaigns/ }).click();
+  await expect(page.getByRole('button', { name: 'Manual Create' })).toBeVisible();
+  // However many campaigns the suite made so far, the page is three windows tall.
+  await page.locator('main').evaluate((main) => {
+    const filler = document.createElement('div');
+    filler.style.height = '2400px';
+    main.append(filler);
+  });
+  const sidebar = page.locator('aside').filter({ has: nav(page) });
+  for (const y of [0, 1200, 100_000]) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+    const seen = await sidebar.evaluate((aside) => {
+      const r = aside.getBoundingClientRect();
+      const bottomLeft = document.elementFromPoint(8, window.innerHeight - 4);
+      return {
+        top: Math.round(r.top),
+        bottom: Math.round(r.bottom),
+        scrolled: window.scrollY > 0,
+        // What shows at the window's bottom-left corner: the sidebar, not the page beneath.
+        cornerIsSidebar: bottomLeft !== null && aside.contains(bottomLeft),
+      };
+    });
+    expect(seen, `scrolled to ${y}`).toMatchObject({ top: 0, bottom: 800, cornerIsSidebar: true });
+    if (y > 0) expect(seen.scrolled).toBe(true);
+  }
+  await expect(nav(page).getByRole('link', { name: 'Email Marketing' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeInViewport();
+});

@@ -617,3 +617,77 @@ test('at 375 px the screen fits, the send dialog fits, and axe finds nothing ser
   await page.keyboard.press('Escape');
   await noOverflow();
 });
+
+test('a live send to one company: followed to Sent, the engagement report, and a resend that offers no test mode', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const tag = unique();
+  // Live means live: Test Environment Mode off (the local mailbox keeps the mail; nothing leaves the machine).
+  const off = await page.request.post('/api/admin/settings', {
+    data: { key: 'test_environment_enabled', value: 'false' },
+  });
+  expect(off.ok(), await off.text()).toBe(true);
+  const acme = `Acme ${tag}`;
+  const beta = `Beta ${tag}`;
+  const book = await createBook(page.request, `Newsletter live ${tag}`);
+  await importContacts(page.request, book, [
+    `ann.${tag}@example.com, Ann, Arbor, ${acme}`,
+    `bob.${tag}@example.com, Bob, Burns, ${acme}`,
+    `cid.${tag}@example.com, Cid, Crane, ${beta}`,
+  ]);
+  const n = await createNewsletter(page.request, { name: `Live news ${tag}` });
+
+  await openNewsletters(page);
+  const c = card(page, n.name);
+  await c.getByRole('button', { name: `Send ${n.name}`, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send Newsletter' });
+  await dialog.getByRole('tablist', { name: 'Recipients' }).getByRole('tab', { name: 'By Industry' }).click();
+  await dialog.getByLabel('Search companies').fill(acme);
+  await dialog.getByRole('checkbox', { name: new RegExp(acme) }).check();
+  await expect(dialog.getByRole('note')).toContainText('cannot be undone');
+  await dialog.getByRole('button', { name: 'Send to 2 Contacts', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  // The card follows the send to Sent: two recipients, Send and Schedule gone, the report and Resend offered.
+  await expect(c.getByTestId('newsletter-status')).toHaveText('Sent', { timeout: 60_000 });
+  await expect(c.getByTestId('newsletter-recipients')).toHaveText('2');
+  for (const action of ['Send', 'Schedule'])
+    await expect(c.getByRole('button', { name: `${action} ${n.name}`, exact: true })).toHaveCount(0);
+  const after = await readNewsletter(page.request, n.id);
+  expect(after.status).toBe('sent');
+  expect(after.progress).toMatchObject({ testMode: false, total: 2, sent: 2 });
+  const outbox = await page.request.get(`/api/admin/email/outbox?q=${encodeURIComponent(tag)}`);
+  const kept = ((await outbox.json()) as { items: Array<{ to: string; kind: string }> }).items;
+  expect(
+    kept
+      .filter((m) => m.kind === 'newsletter')
+      .map((m) => m.to)
+      .sort(),
+  ).toEqual([`ann.${tag}@example.com`, `bob.${tag}@example.com`]);
+
+  // The engagement report of the sent newsletter: what was sent, nobody has opened it yet.
+  await c.getByRole('button', { name: `Engagement report ${n.name}` }).click();
+  const report = page.getByRole('dialog', { name: 'Newsletter Engagement Report' });
+  await expect(report.getByTestId('engagement-summary')).toContainText('Sent2');
+  await expect(report.getByText('Nobody has opened this newsletter yet.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(report).toBeHidden();
+
+  // Resend offers the same tabs and "Resend to N Contacts", never test mode; cancelled here.
+  await c.getByRole('button', { name: `Resend ${n.name}` }).click();
+  const resend = page.getByRole('dialog', { name: 'Resend Newsletter' });
+  await resend.getByRole('tablist', { name: 'Recipients' }).getByRole('tab', { name: 'By Industry' }).click();
+  await resend.getByLabel('Search companies').fill(beta);
+  await resend.getByRole('checkbox', { name: new RegExp(beta) }).check();
+  await expect(resend.getByRole('button', { name: 'Resend to 1 Contacts', exact: true })).toBeVisible();
+  await expect(resend.getByRole('checkbox', { name: 'Test mode' })).toHaveCount(0);
+  await resend.getByRole('button', { name: 'Cancel' }).click();
+  await expect(resend).toBeHidden();
+
+  // Live mail counts in the newsletters' figures.
+  const figures = (await (await page.request.get('/api/admin/newsletters/analytics')).json()) as {
+    campaigns: Array<{ id: number; totalSent: number }>;
+  };
+  expect(figures.campaigns.find((x) => x.id === n.id)?.totalSent).toBe(2);
+});

@@ -559,7 +559,7 @@ export interface SinkSpan {
 }
 
 /**
- * The sink inside the cluster (scripts/test/k8s/sink.mjs, from a ConfigMap, run by node of the
+ * The sink inside the cluster (scripts/test/mail-sink.mjs, from a ConfigMap, run by node of the
  * gateway's image): SMTP on `host:smtpPort` and OTLP/HTTP on `otlpEndpoint` for the platform;
  * what it received is read through the API server's service proxy, so no port of the cluster
  * has to reach this machine.
@@ -622,7 +622,7 @@ export class Sink {
 
   /** Creates the sink's ConfigMap, Deployment and Service; resolves when it answers. */
   async deploy(image = imageOf('gateway')): Promise<void> {
-    const script = readFileSync(join(repoRoot, 'scripts/test/k8s/sink.mjs'), 'utf8');
+    const script = readFileSync(join(repoRoot, 'scripts/test/mail-sink.mjs'), 'utf8');
     const labels = { 'app.kubernetes.io/name': this.name, 'app.kubernetes.io/component': this.name };
     const manifests = [
       {

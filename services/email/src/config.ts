@@ -61,6 +61,12 @@ export const EmailEnv = Type.Object({
    */
   CAMPAIGN_WINDOW_MESSAGES: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   CAMPAIGN_WINDOW_SECONDS: Type.Optional(Type.Number({ minimum: 1, maximum: 2_592_000 })),
+  /**
+   * Live campaign sends (send or resend) per rolling hour, all replicas together (default 2,
+   * the spec's limit). Raised only where one admin's hour is not the point: the browser suite,
+   * a load test.
+   */
+  CAMPAIGN_LIVE_SENDS_PER_HOUR: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   /** Recipients one claim takes (default 200). */
   CAMPAIGN_BATCH_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
   /** Messages one replica has at the transport at once (default 20). */

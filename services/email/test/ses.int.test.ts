@@ -275,6 +275,80 @@ describe('SES notifications through SNS', () => {
     expect(st.rows[0].hard_bounced_at).toBeInstanceOf(Date);
   });
 
+  it('a campaign mail sent through SES: its bounce reaches the recipient, in the delivery log and Sent mail', async () => {
+    const admin = await t.admin();
+    const book = await t.call('POST', '/api/admin/address-books', { name: 'SES readers' }, admin);
+    expect(book.status, book.text).toBe(201);
+    const imported = await t.call(
+      'POST',
+      '/api/admin/email/import-manual',
+      { contacts: 'kept@example.com, Kay\nlost@example.com, Lou', addressBookId: book.json.id },
+      admin,
+    );
+    expect(imported.status, imported.text).toBe(200);
+    const created = await t.call(
+      'POST',
+      '/api/admin/email/campaigns',
+      {
+        name: 'Through SES',
+        subject: 'Hello {{firstName|there}}',
+        fromName: 'Parley',
+        fromEmail: SENDER,
+        htmlContent: '<p>Hi {{firstName|there}}</p>',
+        targetAddressBooks: [book.json.id],
+      },
+      admin,
+    );
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.id as number;
+    const launched = await t.call(
+      'POST',
+      `/api/admin/email/campaigns/${id}/send`,
+      { confirmSend: true },
+      admin,
+    );
+    expect(launched.status, launched.text).toBe(200);
+    await waitFor(async () => {
+      expect((await t.call('GET', `/api/admin/email/campaigns/${id}`, undefined, admin)).json.status).toBe(
+        'sent',
+      );
+    }, 30_000);
+
+    // Each recipient row keeps SES's id of its mail, as the settle recorded it.
+    const { rows } = await db.query<{ email: string; provider_message_id: string | null }>(
+      `SELECT r."email", r."provider_message_id" FROM "email_campaign_recipients" r
+         JOIN "email_campaign_sends" s ON s."id" = r."send_id" WHERE s."campaign_id" = $1 ORDER BY r."email"`,
+      [id],
+    );
+    expect(rows.map((r) => r.email)).toEqual(['kept@example.com', 'lost@example.com']);
+    for (const r of rows) expect(r.provider_message_id).toMatch(/\S{10,}/);
+    const lost = rows[1]?.provider_message_id as string;
+
+    const r = await post(notification(bounce(lost, 'lost@example.com', 'Permanent')));
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.message).toBe('Recorded bounce');
+
+    const log = await t.call('GET', `/api/admin/email/campaigns/${id}/delivery-log`, undefined, admin);
+    expect(log.status, log.text).toBe(200);
+    const status = Object.fromEntries(
+      (log.json.items as Array<{ email: string; status: string }>).map((e) => [e.email, e.status]),
+    );
+    expect(status).toEqual({ 'kept@example.com': 'sent', 'lost@example.com': 'bounced' });
+    expect(log.json.counts).toMatchObject({ total: 2, sent: 1, bounced: 1 });
+
+    // Sent mail lists both campaign mails with the transport that took them.
+    const sent = await t.call('GET', `/api/admin/email/outbox?campaignId=${id}`, undefined, admin);
+    expect(sent.status, sent.text).toBe(200);
+    expect(
+      (sent.json.items as Array<{ to: string; transport: string | null }>)
+        .map((m) => [m.to, m.transport])
+        .sort(),
+    ).toEqual([
+      ['kept@example.com', 'ses'],
+      ['lost@example.com', 'ses'],
+    ]);
+  });
+
   it('records a complaint as unsubscribed (SignatureVersion 1 too)', async () => {
     const sent = await sendThroughSes('angry@example.com');
     const m = signed(

@@ -1,3 +1,4 @@
+import { MAX_CAMPAIGNS_PER_HOUR } from '@parley/contracts';
 import type { ServiceInstance } from '@parley/kit';
 import type { EmailContext } from '../context.ts';
 import type { MailHandle } from '../mail.ts';
@@ -43,6 +44,7 @@ export async function registerCampaigns(
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
       tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
+      liveSendsPerHour: c.CAMPAIGN_LIVE_SENDS_PER_HOUR ?? MAX_CAMPAIGNS_PER_HOUR,
       window: c.CAMPAIGN_WINDOW_MESSAGES
         ? { messages: c.CAMPAIGN_WINDOW_MESSAGES, seconds: c.CAMPAIGN_WINDOW_SECONDS ?? 3600 }
         : null,

@@ -52,6 +52,8 @@ export interface SenderOptions {
   pollMs: number;
   tickMs: number;
   connectionFailures: number;
+  /** Live sends (send or resend) allowed per rolling hour, all replicas together (spec §9: 2). */
+  liveSendsPerHour?: number;
   /** The sliding window shared by all replicas (null: none). */
   window?: SendWindow | null;
 }
@@ -240,7 +242,7 @@ export class CampaignSender {
         !req.testRequested &&
         c.scheduled_at !== null &&
         c.scheduled_at.getTime() > Date.now();
-      if (!scheduled && !testMode) await assertUnderHourlyLimit(client);
+      if (!scheduled && !testMode) await assertUnderHourlyLimit(client, this.deps.options.liveSendsPerHour);
       const { rows: sendRows } = await client.query<{ id: number }>(
         `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "test_mode", "live",
            "address_book_ids", "contact_ids", "scheduled_at", "started_at", "all_contacts", "companies")
@@ -340,7 +342,7 @@ export class CampaignSender {
         if (!s) return 'none' as const;
         try {
           await assertNotBlocked(client);
-          if (!s.test_mode) await assertUnderHourlyLimit(client);
+          if (!s.test_mode) await assertUnderHourlyLimit(client, this.deps.options.liveSendsPerHour);
         } catch (err) {
           this.deps.logger.warn(
             { sendId: s.id, campaignId: s.campaign_id, reason: (err as Error).message },
@@ -941,13 +943,13 @@ async function assertNotBlocked(client: pg.PoolClient): Promise<void> {
     });
 }
 
-async function assertUnderHourlyLimit(client: pg.PoolClient): Promise<void> {
+async function assertUnderHourlyLimit(client: pg.PoolClient, limit = MAX_CAMPAIGNS_PER_HOUR): Promise<void> {
   const { rows } = await client.query<{ n: number; first: Date | null }>(
     `SELECT count(*)::int AS n, min("started_at") AS first FROM "email_campaign_sends"
      WHERE "live" AND "started_at" > now() - interval '1 hour'`,
   );
   const r = rows[0];
-  if (r && r.n >= MAX_CAMPAIGNS_PER_HOUR) {
+  if (r && r.n >= limit) {
     const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
     throw new HttpError(
       429,

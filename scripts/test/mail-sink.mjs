@@ -1,6 +1,7 @@
-// The Kubernetes tier's sink, run inside the cluster from a Parley image (node only, no shell,
-// no npm packages): scripts/test/k8s/harness.ts mounts this file from a ConfigMap. It stands
-// in for a mail relay and an OpenTelemetry collector.
+// A mail relay and OpenTelemetry collector stand-in for tests (node only, no shell, no npm
+// packages). The Kubernetes tier runs it inside the cluster from a Parley image
+// (scripts/test/k8s/harness.ts mounts this file from a ConfigMap); the browser suite runs it
+// as a local process (web/e2e/support/mail-sink.ts).
 //
 // SMTP on SMTP_PORT (default 2525): EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT, with
 // PIPELINING, 8BITMIME and SIZE; no TLS and no AUTH (the platform sends without credentials, so

@@ -1,5 +1,5 @@
 /**
- * The Kubernetes tier's sink (scripts/test/k8s/sink.mjs), run here as a plain process: the
+ * The test mail sink (scripts/test/mail-sink.mjs), run here as a plain process: the
  * platform's own SMTP client (pooled, pipelining) delivers to it and every message is counted
  * once per recipient, dot-stuffed lines come back as sent, and OTLP/HTTP spans can be read by
  * trace. The heavy scenarios count recipients in it, so its counts must be exact.
@@ -21,7 +21,7 @@ beforeAll(async () => {
   smtpPort = await freePort();
   const httpPort = await freePort(new Set([smtpPort]));
   http = `http://127.0.0.1:${httpPort}`;
-  sink = spawn(process.execPath, [join(repoRoot, 'scripts/test/k8s/sink.mjs')], {
+  sink = spawn(process.execPath, [join(repoRoot, 'scripts/test/mail-sink.mjs')], {
     env: { ...process.env, SMTP_PORT: String(smtpPort), HTTP_PORT: String(httpPort) },
     stdio: 'ignore',
   });
