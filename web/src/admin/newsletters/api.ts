@@ -186,6 +186,8 @@ export function useNewsletterContacts(q: string, enabled: boolean) {
     queryKey: [NEWSLETTERS_PATH, 'contacts', q.trim()],
     queryFn: ({ signal }) => fetchNewsletterContacts(q, signal),
     enabled,
+    // A longer search keeps the last answer on screen until its own arrives.
+    placeholderData: keepPreviousData,
     staleTime: 0,
     gcTime: 60_000,
     ...adminQueryRetry,

@@ -139,7 +139,9 @@ function IndividualPanel({
   const truncated = first.data?.hasMore === true;
   const serverQ = truncated ? settled.trim() : '';
   const searched = useNewsletterContacts(serverQ, open && serverQ !== '');
-  const source = serverQ ? searched : first;
+  // Until the server's answer comes, the list stays what the admin sees filtered here: it
+  // emptying for the moment of the search undid a "Select all" ticked just then.
+  const source = serverQ && searched.data ? searched : first;
   const active = useMemo(
     () => (source.data?.contacts ?? []).filter((c) => c.status === 'active'),
     [source.data],
@@ -203,7 +205,9 @@ function IndividualPanel({
           onRetry={() => void searched.refetch()}
         />
       ) : null}
-      {serverQ && searched.isPending ? <LoadingState label="Searching all contacts…" /> : null}
+      {serverQ && (searched.isPending || searched.isPlaceholderData) ? (
+        <LoadingState label="Searching all contacts…" />
+      ) : null}
       <CheckList
         label="Contacts"
         empty={
