@@ -14,7 +14,9 @@ import { initialJs } from './lib/web-budget.ts';
 // `tsx scripts/e2e.ts [results.json] [-- playwright args]`: e.g. `-- e2e/email-campaigns.spec.ts`.
 const dashes = process.argv.indexOf('--');
 const jsonOut = dashes === 2 ? undefined : process.argv[2];
-const playwrightArgs = dashes < 0 ? [] : process.argv.slice(dashes + 1);
+// Chosen specs run alone: without --no-deps Playwright would first run every spec the
+// marketer's day waits for (web/playwright.config.ts).
+const playwrightArgs = dashes < 0 ? [] : ['--no-deps', ...process.argv.slice(dashes + 1)];
 // The first admin of the fresh platform; the admin browser tests sign in with it.
 const admin = {
   PARLEY_ADMIN_EMAIL: process.env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.test',

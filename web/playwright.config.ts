@@ -17,6 +17,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: './test-results',
+  projects: [
+    { name: 'screens', testIgnore: /marketers-day\.spec\.ts$/ },
+    // The marketer's day saves an SMTP host, which the platform keeps once saved (only the
+    // transport goes back to the local mailbox): it runs after the specs that expect none.
+    { name: 'marketers-day', testMatch: /marketers-day\.spec\.ts$/, dependencies: ['screens'] },
+  ],
   use: {
     baseURL,
     trace: 'retain-on-failure',

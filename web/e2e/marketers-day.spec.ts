@@ -199,11 +199,13 @@ test('a marketer’s day: import, a fallback from the menu, the warning, a test 
   await expect(page.getByTestId('delivery-status-filter')).toContainText('Sent3');
 
   // 7. Sent mail lists each of them too (the SMTP transport's mail, not only the local
-  //    mailbox's), with the subject each one got.
+  //    mailbox's), with the subject each one got, and the test mail marked as such.
   await page.goto('/admin/email/sent');
   await page.getByLabel('Campaign').selectOption({ label: name });
   const sent = page.getByTestId('sent-mail-row');
-  await expect(sent).toHaveCount(3);
+  await expect(sent).toHaveCount(4);
+  await expect(sent.filter({ hasText: 'test mode' })).toHaveCount(1);
+  await expect(sent.filter({ hasText: 'test mode' })).toContainText(`To ${testAddress}`);
   await expect(sent.filter({ hasText: people[1]?.email as string })).toContainText(
     `${tag}: an AI receptionist for your practice`,
   );
