@@ -772,7 +772,8 @@ export async function buildGateway(
   }
   if (fastReadsEnabled) installFastPath(app.server, fastRead);
   app.addHook('preClose', (done) => {
-    // Requests arriving from now on go through Fastify, which answers 503 while closing.
+    // Requests arriving from now on go through Fastify, which answers them and closes their
+    // connection while the gateway closes.
     closing = true;
     done();
   });

@@ -21,7 +21,7 @@ afterEach(async () => {
 /** A stand-in booking service on a fixed port (so it can come back on the same address). */
 async function bookingOn(port: number, opts: { hang?: boolean } = {}): Promise<FastifyInstance> {
   // The services' own settings (services/kit/src/app.ts).
-  const app = Fastify({ forceCloseConnections: 'idle', return503OnClosing: true });
+  const app = Fastify({ forceCloseConnections: 'idle', return503OnClosing: false });
   app.get('/api/bookings/available', async () => ({ availableSlots: ['09:00'] }));
   if (opts.hang) {
     app.get('/api/bookings', () => new Promise(() => {}));

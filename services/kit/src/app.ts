@@ -157,7 +157,10 @@ export async function buildServiceApp(opts: BuildAppOptions): Promise<ServiceIns
     trustProxy: (opts.trustProxy ?? true) as boolean,
     ...(opts.rewriteUrl ? { rewriteUrl: opts.rewriteUrl } : {}),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    return503OnClosing: true,
+    // While it closes (its plugins' preClose run first, over several ticks) a request on an
+    // idle keep-alive connection is answered with `Connection: close`, not refused with 503:
+    // the stopping replica still has its database, and a 503 is not retried by a client.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -9,9 +9,9 @@ export const SHUTDOWN_DRAIN_MS = 5_000;
  * its connection, so each client's next request opens a new one, which lands on another
  * replica (by SIGTERM this pod has left the Service's endpoints: the chart's preStop wait).
  * Resolves once no connection is open, or after `maxMs` (a quiet client's idle keep-alive
- * connection). Closing the server at once instead would answer a request that arrives on an
- * open connection with 503, and close idle connections under requests their clients may be
- * sending at that moment; neither is retried by a client.
+ * connection). Closing the server at once instead would close every idle connection under
+ * requests their clients may be sending at that moment, which a client retries only for a GET.
+ * A request that still arrives while the app closes is answered (services/kit/src/app.ts).
  */
 export async function drainConnections(
   server: Server,

@@ -11,7 +11,7 @@ import { createServiceMetrics } from '../src/metrics.ts';
  * has left the endpoints only their new connections go to the other replica. A stop that
  * drains first (what a process does on SIGTERM) must not fail a single request.
  */
-async function replica(name: string): Promise<ServiceInstance> {
+async function replica(name: string, setUp?: (app: ServiceInstance) => void): Promise<ServiceInstance> {
   const app = await buildServiceApp({
     name,
     logger: createLogger(name, 'silent'),
@@ -19,6 +19,7 @@ async function replica(name: string): Promise<ServiceInstance> {
     readiness: {},
   });
   app.get('/who', async () => ({ name }));
+  setUp?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   return app;
 }
@@ -83,5 +84,41 @@ describe('drainConnections', () => {
     expect(drained.open).toBe(0);
     expect(drained.ms).toBeLessThan(2_000);
     expect(answers.b).toBeGreaterThan(0);
+  });
+
+  it('answers a request that arrives on an idle connection while the app closes, never a refusal', async () => {
+    // Closing takes a moment before the server stops taking requests (avvio runs each
+    // plugin's preClose in turn): a request on an idle keep-alive connection lands in it.
+    let closingStarted: () => void = () => {};
+    const inClosing = new Promise<void>((resolve) => {
+      closingStarted = resolve;
+    });
+    const app = await replica('closing', (a) =>
+      a.addHook('preClose', async () => {
+        closingStarted();
+        await new Promise((r) => setTimeout(r, 300));
+      }),
+    );
+    const socket = net.connect({ host: '127.0.0.1', port: (app.server.address() as net.AddressInfo).port });
+    let received = '';
+    socket.on('data', (d) => {
+      received += d;
+    });
+    const ask = () => socket.write('GET /who HTTP/1.1\r\nHost: service\r\n\r\n');
+    ask();
+    while (!received.includes('"closing"')) await new Promise((r) => setTimeout(r, 10));
+    received = '';
+    // The connection is idle: the drain found it so and left it to the close.
+    const drained = await drainConnections(app.server, 200);
+    expect(drained.open).toBe(1);
+    const closed = app.close();
+    await inClosing;
+    ask();
+    const ended = new Promise((r) => socket.once('close', r));
+    await ended;
+    await closed;
+    expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(received).toMatch(/connection: close/i);
+    expect(received).toContain('{"name":"closing"}');
   });
 });
