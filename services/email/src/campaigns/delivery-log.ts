@@ -1,9 +1,8 @@
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { DeliveryLogEntry, DeliveryLogPage, DeliveryLogQuery, DeliveryLogSend } from '@parley/contracts';
 import { notFound } from '@parley/kit';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { copyCsv, spreadsheetSafe } from '../repo/csv-export.ts';
 
 /**
  * A campaign's delivery log: each recipient of one send with its outcome (queued, sent,
@@ -293,35 +292,21 @@ export class DeliveryLog {
    */
   async exportCsv(campaignId: number, sendId: number, q: DeliveryLogQuery, out: Writable): Promise<void> {
     const f = filterOf(sendId, campaignId, q);
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      // COPY takes no parameters: the values are written in as literals, quoted by the server's rules.
-      const literal = (v: unknown) => client.escapeLiteral(String(v));
-      const sql = f.sql.replace(/\$(\d+)/g, (_, n: string) => literal(f.values[Number(n) - 1]));
-      const safe = (col: string) =>
-        `CASE WHEN ${col} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${col} ELSE ${col} END`;
-      const at = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
-      const copy = client.query(
-        copyTo(`COPY (
+    const safe = spreadsheetSafe;
+    const at = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
+    await copyCsv(
+      this.pool,
+      (client) => `
           SELECT ${safe('r."email"')} AS "Email", ${STATUS_SQL} AS "Status", ${at('r."sent_at"')} AS "Sent (UTC)",
                  r."attempts" AS "Attempts", t."open_count" AS "Opens", t."proxy_open_count" AS "Proxy opens",
                  t."click_count" AS "Clicks", ${at('t."opened_at"')} AS "First opened (UTC)",
                  ${at('t."clicked_at"')} AS "First clicked (UTC)", ${at('t."unsubscribed_at"')} AS "Unsubscribed (UTC)",
                  ${safe('r."last_error"')} AS "Error"
           FROM "email_campaign_recipients" r JOIN "email_tracking" t ON t."tracking_id" = r."tracking_id"
-          WHERE ${sql} ORDER BY r."email_key"
-        ) TO STDOUT WITH (FORMAT csv, HEADER true, FORCE_QUOTE *)`),
-      );
-      out.write('\uFEFF');
-      await pipeline(copy, out);
-    } catch (err) {
-      failed = true;
-      throw err;
-    } finally {
-      // A COPY cut short (the client went away) leaves the connection mid-protocol: drop it.
-      client.release(failed ? true : undefined);
-    }
+          WHERE ${f.sql.replace(/\$(\d+)/g, (_, n: string) => client.escapeLiteral(String(f.values[Number(n) - 1])))}
+          ORDER BY r."email_key"`,
+      out,
+    );
   }
 }
 

@@ -1,11 +1,10 @@
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { CONTACT_SEARCH_COUNT_CAP, type Contact, type ContactStatus } from '@parley/contracts';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import { searchPattern, searchTerm } from '../domain/contacts.ts';
 import { selectiveTrigrams, TrigramSample } from '../domain/search-trigrams.ts';
 import { BOOK_SELECT } from './address-books.repository.ts';
+import { copyCsv, spreadsheetSafe } from './csv-export.ts';
 
 /**
  * Contacts: pages and contains-searches that stay fast at a million rows, delete, and the
@@ -428,13 +427,10 @@ export class ContactsRepository {
    * injection). Columns are the import's, so an export re-imports as it was.
    */
   async exportBook(bookId: number, out: Writable): Promise<void> {
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      const safe = (col: string) =>
-        `CASE WHEN ${col} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${col} ELSE ${col} END`;
-      const copy = client.query(
-        copyTo(`COPY (
+    const safe = spreadsheetSafe;
+    await copyCsv(
+      this.pool,
+      () => `
           SELECT ${safe('c."email"')} AS "Email", ${safe('c."first_name"')} AS "First Name",
                  ${safe('c."last_name"')} AS "Last Name", ${safe('c."company"')} AS "Company",
                  ${safe('c."phone"')} AS "Phone", ${safe('c."address"')} AS "Address",
@@ -443,17 +439,8 @@ export class ContactsRepository {
                  ${safe('c."description"')} AS "Description", array_to_string(c."tags", ', ') AS "Tags",
                  c."status" AS "Status", to_char(c."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "Added",
                  to_char(c."unsubscribed_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "Unsubscribed"
-          FROM "email_contacts" c WHERE c."address_book_id" = ${Number(bookId)} ORDER BY c."id"
-        ) TO STDOUT WITH (FORMAT csv, HEADER true, FORCE_QUOTE *)`),
-      );
-      out.write('\uFEFF');
-      await pipeline(copy, out);
-    } catch (err) {
-      failed = true;
-      throw err;
-    } finally {
-      // A COPY cut short (the client went away) leaves the connection mid-protocol: drop it.
-      client.release(failed ? true : undefined);
-    }
+          FROM "email_contacts" c WHERE c."address_book_id" = ${Number(bookId)} ORDER BY c."id"`,
+      out,
+    );
   }
 }
