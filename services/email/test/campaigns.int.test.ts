@@ -497,6 +497,32 @@ describe('sending', () => {
     );
   });
 
+  it('an hourly limit the operator raised (CAMPAIGN_LIVE_SENDS_PER_HOUR) holds, and its refusal names it', async () => {
+    await forgetHourlyWindow();
+    // An API-only replica with the limit at 3, beside the one with the spec's 2.
+    const raised = await startInstance({ CAMPAIGN_LIVE_SENDS_PER_HOUR: '3', CAMPAIGN_WORKER: 'false' });
+    extra.push(raised);
+    const ids: number[] = [];
+    for (const n of [1, 2, 3, 4])
+      ids.push((await create({ name: `Raised ${n}`, subject: `Raised ${n}`, targetContacts: [loose] })).id);
+    const send = async (base: string, id: number) => {
+      const res = await fetch(`${base}/api/admin/email/campaigns/${id}/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...admin },
+        body: JSON.stringify({ confirmSend: true }),
+      });
+      return { status: res.status, json: (await res.json()) as { message?: string } };
+    };
+    for (const id of ids.slice(0, 3)) expect((await send(raised.url, id)).status).toBe(200);
+    const fourth = await send(raised.url, ids[3] as number);
+    expect(fourth.status).toBe(429);
+    expect(fourth.json.message).toMatch(/^Maximum 3 campaigns per hour: try again in \d+ minutes?$/);
+    const spec = await send(t.svc.url, ids[3] as number);
+    expect(spec.status).toBe(429);
+    expect(spec.json.message).toMatch(/^Maximum 2 campaigns per hour/);
+    for (const id of ids.slice(0, 3)) await waitStatus(id, 'sent');
+  });
+
   it('pauses and resumes a send; nobody gets two mails', async () => {
     await forgetHourlyWindow();
     const big = await book('Pause book');
@@ -695,7 +721,7 @@ describe('sending', () => {
   });
 });
 
-async function startInstance(): Promise<RunningService> {
+async function startInstance(env: Record<string, string> = {}): Promise<RunningService> {
   return startService(emailService, {
     env: {
       DATABASE_URL: t.databaseUrl,
@@ -706,6 +732,7 @@ async function startInstance(): Promise<RunningService> {
       PUBLIC_ORIGIN: 'https://parley.test',
       LOG_LEVEL: 'silent',
       ...ENV,
+      ...env,
     },
     logger: createLogger('email-test', 'silent'),
     listen: { host: '127.0.0.1', port: 0 },

@@ -114,7 +114,7 @@ export function sendErrorToast(err: unknown): ToastInput {
     return { variant: 'destructive', title: CAMPAIGN_MESSAGES.noContacts, description: message };
   if (m.includes('temporarily blocked') || m.includes('connection'))
     return { variant: 'destructive', title: 'Email Sending Blocked', description: message };
-  if (m.includes(CAMPAIGN_MESSAGES.frequency.toLowerCase()))
+  if (m.includes(CAMPAIGN_MESSAGES.frequency.toLowerCase()) || /^maximum \d+ campaigns per hour/.test(m))
     return { variant: 'destructive', title: 'Campaign Frequency Limit', description: message };
   if (m.includes(CAMPAIGN_MESSAGES.failed.toLowerCase()))
     return { variant: 'destructive', title: 'Email Protection Active', description: message };
