@@ -21,12 +21,13 @@ afterAll(async () => {
 
 const newBook = async (name: string): Promise<number> =>
   (await t.call('POST', '/api/admin/address-books', { name })).json.id;
+/** Imports rows into a book; contacts already there take the file's values (overwrite). */
 const importInto = async (book: number, rows: string[][]) =>
   (
     await t.upload(
       '/api/admin/contacts/import-csv',
       { name: 'x.csv', content: csv(rows) },
-      { addressBookId: String(book) },
+      { addressBookId: String(book), mergeMode: 'overwrite' },
     )
   ).json;
 const contactsWith = async (email: string): Promise<Loose[]> =>
