@@ -4,8 +4,9 @@
 // as a local process (web/e2e/support/mail-sink.ts).
 //
 // SMTP on SMTP_PORT (default 2525): EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT, with
-// PIPELINING, 8BITMIME and SIZE; no TLS and no AUTH (the platform sends without credentials, so
-// it does not require TLS). Every message is accepted and counted per recipient.
+// PIPELINING, 8BITMIME and SIZE; AUTH PLAIN takes any credentials (a relay with a login, on
+// loopback: the platform sends the password there without TLS); no TLS. Every message is
+// accepted and counted per recipient.
 // HTTP on HTTP_PORT (default 8025), read through the API server's service proxy:
 //   GET    /health                      200
 //   GET    /stats                       mail totals: messages, deliveries (recipients of all
@@ -104,7 +105,7 @@ function session(socket) {
       case 'EHLO':
         envelope = null;
         return reply(
-          `250-parley-sink\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SIZE ${MAX_MESSAGE_BYTES}\r\n250 SMTPUTF8`,
+          `250-parley-sink\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-AUTH PLAIN\r\n250-SIZE ${MAX_MESSAGE_BYTES}\r\n250 SMTPUTF8`,
         );
       case 'HELO':
         envelope = null;
@@ -126,6 +127,10 @@ function session(socket) {
         if (!envelope?.to.length) return reply('503 5.5.1 RCPT first');
         inData = true;
         return reply('354 End data with <CR><LF>.<CR><LF>');
+      case 'AUTH':
+        return /^ PLAIN \S+$/i.test(arg)
+          ? reply('235 2.7.0 Authentication successful')
+          : reply('504 5.5.4 Only AUTH PLAIN with its initial response');
       case 'RSET':
         envelope = null;
         return reply('250 2.0.0 OK');
