@@ -412,9 +412,12 @@ describe('what Parley survives', () => {
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const addr = gateway.server.address();
     const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
-      new Date(Date.now() + 86_400_000),
-    );
+    // A bookable date, so every read asks booking's database (a weekend answers [] without it).
+    const dates = (await (await fetch(`${base}/api/bookings/dates`)).json()) as {
+      dates: { date: string; available: number }[];
+    };
+    const date = dates.dates.find((d) => d.available > 0)?.date;
+    if (!date) throw new Error(`no bookable date: ${JSON.stringify(dates)}`);
     const slotsRead = async () => {
       const t0 = Date.now();
       const r = await fetch(`${base}/api/bookings/available?date=${date}`, {
