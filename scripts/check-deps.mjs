@@ -21,7 +21,7 @@ const TOOLS = {
   // the CLI of `pnpm generate`; prisma6 (Prisma 6's WASM schema engine) is resolved from each
   // service by services/kit/src/testing/prisma-sql.ts for the migrations-versus-schema tests.
   'services/*': ['@prisma/client', 'prisma', 'prisma6'],
-  // Tailwind is imported by web/src/index.css (`@import "tailwindcss"`), the types by tsconfig.
+  // Tailwind is imported by web/src/styles.css (`@import "tailwindcss"`), the types by tsconfig.
   web: ['@types/react', '@types/react-dom'],
 };
 const SKIP_DIRS = new Set([

@@ -100,7 +100,7 @@ try {
   const errors = rows.reduce((n, r) => n + r.non2xx, 0);
   const checks = [
     [
-      `throughput ratio gateway/direct: ${ratio.toFixed(2)} (target ≥ ${TARGETS.ratio})`,
+      `throughput ratio gateway ÷ direct: ${ratio.toFixed(2)} (target ≥ ${TARGETS.ratio})`,
       ratio >= TARGETS.ratio,
     ],
     [
@@ -108,7 +108,7 @@ try {
       addedP99 <= TARGETS.addedP99Ms,
     ],
     [
-      `hop ratio gateway/direct: ${hopRatio.toFixed(2)} (target ≥ ${TARGETS.hopRatio})`,
+      `hop ratio gateway ÷ direct: ${hopRatio.toFixed(2)} (target ≥ ${TARGETS.hopRatio})`,
       hopRatio >= TARGETS.hopRatio,
     ],
     [

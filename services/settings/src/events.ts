@@ -9,7 +9,7 @@
 export const PUBLISHES = ['settings.setting.changed'] as const;
 
 /**
- * Consumes the platform's activity for feature discovery (services/activity-projection.ts):
+ * Consumes the platform's activity for feature discovery (services/settings/src/services/activity-projection.ts):
  * service.ts subscribes its durable to exactly these subjects. Each event is applied once
  * (the inbox, in the transaction of its effects); the durable's name carries the projection's
  * generation, so a fresh database reads every stream from its beginning and rebuilds it.

@@ -10,7 +10,7 @@ import type { CampaignGoal } from '@parley/contracts';
  *
  * The pictures are made by code (signed-distance shapes, so every edge is anti-aliased) and
  * written once into the web bundle's public folder (`pnpm exec tsx
- * services/email/scripts/header-banners.ts`), served by the gateway at
+ * scripts/email-header-banners.ts`), served by the gateway at
  * `/email/headers/<goal>.png` on the public origin.
  */
 

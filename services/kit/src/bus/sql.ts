@@ -2,7 +2,7 @@
  * The one source of the backbone's tables in a service's database: the outbox, the inbox and
  * the dead letters. A service's migrations carry copies (its init migration holds the first
  * version, `<ts>_event_backbone` the second, byte for byte `EVENT_BACKBONE_MIGRATION`);
- * services/kit/test/bus-sql.int.test.ts proves every service's migrations agree with these.
+ * each service's migrations test (services/kit/src/testing/migration-suite.ts) proves they agree.
  * `pnpm exec tsx scripts/migration-sql.ts --backbone` prints the migration for a new service.
  */
 

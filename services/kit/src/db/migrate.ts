@@ -5,7 +5,7 @@ import pg from 'pg';
 
 /**
  * Applies committed Prisma-format migrations (`<dir>/<timestamp>_<name>/migration.sql`)
- * without the Prisma CLI (which cannot run here, see BUILD-NOTES). Rows go to Prisma's
+ * without the Prisma CLI (its engines are downloaded on first use, which offline builds cannot do). Rows go to Prisma's
  * own `_prisma_migrations` table with the same sha256 checksums, so `prisma migrate
  * status` agrees wherever the CLI can run. A session-level advisory lock (the key Prisma
  * uses) serialises concurrent runners, so several replicas may start at once.

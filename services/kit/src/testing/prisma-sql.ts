@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * SQL that creates a service's `schema.prisma` from an empty database, produced by
- * Prisma 6's WASM schema engine (Prisma 7's CLI needs a downloaded engine, which this
- * environment cannot fetch; see BUILD-NOTES). Prisma 6 still wants a reachable database
+ * Prisma 6's WASM schema engine (Prisma 7's CLI needs a downloaded engine, which an offline
+ * build cannot fetch). Prisma 6 still wants a reachable database
  * for its adapter, so a connection URL is required, though nothing is written to it.
  */
 
