@@ -158,7 +158,7 @@ export class BodyTooLargeError extends Error {
 
 /**
  * What the proxy writes an answer into: a Fastify reply, or the gateway's fast path's own
- * (fast-path.ts), which has the same few methods over a bare ServerResponse.
+ * (plugins/fast-path.ts), which has the same few methods over a bare ServerResponse.
  */
 export interface ProxyReply {
   header(name: string, value: string | string[] | number): unknown;

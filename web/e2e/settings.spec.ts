@@ -253,8 +253,8 @@ test('SMTP: the Test Email Configuration card reports what the email service ans
 });
 
 test('SMTP: a gateway 503 for the email service shows the not-running notice', async ({ page }) => {
-  // The gateway's own answer when EMAIL_URL is unset (gateway/src/app.ts), replayed here
-  // because this platform runs the email service.
+  // The gateway's own answer when EMAIL_URL is unset (gateway/src/plugins/proxy-routes.ts),
+  // replayed here because this platform runs the email service.
   const message = 'The email service is not available in this deployment.';
   await page.route('**/api/admin/settings/test-email', (route) =>
     route.fulfill({ status: 503, json: { error: 'Service Unavailable', message } }),

@@ -1,8 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { pipeline, type Readable } from 'node:stream';
 import { trace } from '@opentelemetry/api';
-import type { ServiceInstance } from '@parley/kit';
-import type { ProxyReply } from './proxy.ts';
+import type { ServiceMetrics } from '@parley/kit';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
+import { type Exchange, refuse } from '../exchange.ts';
+import type { ProxyReply } from '../proxy.ts';
+import { climbs, type RouteTable, type TaggedRequest } from '../route-table.ts';
 
 /**
  * The gateway's fast path: public reads (GET/HEAD of a public, unbudgeted table route with a
@@ -12,8 +19,11 @@ import type { ProxyReply } from './proxy.ts';
  * CPU per request as the hop itself (docs/benchmarks.md). Everything the Fastify path adds
  * to such an answer is done here too, the same way: request id, security headers, metrics,
  * the 5xx log line, X-Forwarded-* (with Fastify's own trust-proxy rules), the edge cache and
- * compression (shared code in app.ts and proxy.ts). Anything else, and every request while
- * tracing is on or the gateway is closing, takes the Fastify path.
+ * compression (the same admission and proxy code: plugins/admission.ts, plugins/proxy-routes.ts).
+ * Anything else, and every request while tracing is on or the gateway is closing, takes the
+ * Fastify path. The whole of it is this plugin: not registered (GATEWAY_FAST_PATH=false), every
+ * request goes through Fastify, and gateway/test/fast-path.test.ts holds both paths' answers
+ * equal.
  */
 
 /** How a request's client is seen (TRUST_PROXY applied): what X-Forwarded-* carry on. */
@@ -28,7 +38,7 @@ export interface ClientView {
  * TRUST_PROXY identically. Fastify keeps its Request class (with the trust-proxy getters) on
  * the instance; when it cannot be found (another Fastify major), undefined: no fast path.
  */
-export function fastifyClientView(app: ServiceInstance): ((req: IncomingMessage) => ClientView) | undefined {
+export function fastifyClientView(app: FastifyInstance): ((req: IncomingMessage) => ClientView) | undefined {
   const key = Object.getOwnPropertySymbols(app).find((s) => s.description === 'fastify.Request');
   const Request = key ? (app as unknown as Record<symbol, { prototype?: object }>)[key] : undefined;
   const proto = Request?.prototype;
@@ -57,7 +67,7 @@ export function fastifyClientView(app: ServiceInstance): ((req: IncomingMessage)
 }
 
 /** Whether an OpenTelemetry SDK is registered (then requests take the Fastify path, which traces). */
-export function tracingRegistered(): () => boolean {
+function tracingRegistered(): () => boolean {
   const noop = trace.getTracerProvider();
   return () => trace.getTracerProvider() !== noop;
 }
@@ -66,10 +76,7 @@ export function tracingRegistered(): () => boolean {
  * Puts `fast` in front of the Fastify app's request handler: a request it does not take
  * (returns false) goes on to Fastify untouched.
  */
-export function installFastPath(
-  server: Server,
-  fast: (req: IncomingMessage, res: ServerResponse) => boolean,
-): void {
+function installFastPath(server: Server, fast: (req: IncomingMessage, res: ServerResponse) => boolean): void {
   const handlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   const fastify = handlers[0];
   if (handlers.length !== 1 || !fastify) return;
@@ -144,3 +151,72 @@ export class RawReply implements ProxyReply {
     return this;
   }
 }
+
+export interface FastPathOptions {
+  table: RouteTable;
+  /** The kit's request metrics, which a fast answer records as the kit's hooks would. */
+  metrics: ServiceMetrics;
+  logger: Logger;
+}
+
+const plugin: FastifyPluginAsync<FastPathOptions> = async (app, { table, metrics, logger }) => {
+  const clientView = fastifyClientView(app);
+  if (!clientView) return;
+  const { admission, sendUpstream: send, securityHeaders } = app;
+  const { admit } = admission;
+  const tracing = tracingRegistered();
+  let closing = false;
+
+  function fastRead(req: IncomingMessage, res: ServerResponse): boolean {
+    const method = req.method;
+    if ((method !== 'GET' && method !== 'HEAD') || closing || !clientView) return false;
+    const url = req.url ?? '/';
+    if (url.charCodeAt(0) !== 47 || url.startsWith('/__') || url.startsWith('/metrics')) return false;
+    const route = table.routeOf(req as TaggedRequest, url);
+    if (!route?.fast || climbs(url) || tracing()) return false;
+    const started = performance.now();
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && given ? given : randomUUID();
+    const view = clientView(req);
+    const x: Exchange = {
+      raw: req,
+      method,
+      url,
+      headers: req.headers,
+      id,
+      ip: view.ip,
+      protocol: view.protocol,
+      host: view.host,
+      span: undefined,
+    };
+    const reply = new RawReply(res, method === 'HEAD', securityHeaders, (status) => {
+      // What the kit's hooks record for a request that went through Fastify.
+      const labels = { method, route: route.entry.path, status_code: String(status) };
+      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      metrics.httpRequests.inc(labels);
+      if (status >= 500) logger.warn({ reqId: id, url, statusCode: status }, 'server error');
+    });
+    reply.header('x-request-id', id);
+    try {
+      if (!admit(x, reply, route)) send(x, reply, route);
+    } catch (err) {
+      // Fastify would turn a throw in a handler into a 500; no request may crash the process.
+      logger.error({ err, reqId: id }, 'gateway fast path failed');
+      if (!reply.sent) refuse(reply, 500, 'Internal Server Error', 'Something went wrong on our side.');
+    }
+    return true;
+  }
+  installFastPath(app.server, fastRead);
+  app.addHook('preClose', (done) => {
+    // Requests arriving from now on go through Fastify, which answers them and closes their
+    // connection while the gateway closes.
+    closing = true;
+    done();
+  });
+};
+
+/** The fast path for public reads, in front of Fastify's request handler. */
+export default fp(plugin, {
+  name: 'parley-fast-path',
+  dependencies: ['parley-security-headers', 'parley-admission', 'parley-proxy-routes'],
+});
