@@ -55,13 +55,13 @@ export const GatewayEnv = Type.Object({
   PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
   /**
    * The API description (GET /api/openapi.json) and its interactive docs (/api/docs): false
-   * (default) = signed-in admins only; true = anyone (docs/decisions.md, Gateway).
+   * (default) = signed-in admins only; true = anyone (docs/adr/0021-api-docs-admin-only-by-default.md).
    */
   API_DOCS_PUBLIC: Type.Optional(Type.Boolean()),
   /**
    * The developer test login screens (/admin/simple, /admin/test): on by default, off by
    * default when NODE_ENV=production (the images, the chart, kustomize and compose); off, the
-   * gateway answers them 404 (docs/decisions.md, Admin).
+   * gateway answers them 404 (docs/adr/0033-developer-test-logins-off-in-production.md).
    */
   ADMIN_TEST_LOGINS: Type.Optional(Type.Boolean()),
   /** How long the gateway waits for a service's own /openapi.json (default 5 s). */

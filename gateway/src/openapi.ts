@@ -19,7 +19,8 @@ import {
  * - Paths come from the route table, never from the services: a service path the gateway does
  *   not route is not in the description, and a table path always is.
  * - A service that is not deployed or does not answer in time: its paths are still described
- *   from the table, with generic schemas and `x-parley-unavailable: true` (docs/decisions.md).
+ *   from the table, with generic schemas and `x-parley-unavailable: true`
+ *   (docs/adr/0020-one-openapi-description-from-the-route-table.md).
  * - Fastify's `:id` becomes OpenAPI's `{id}`, with the gateway's parameter names.
  */
 

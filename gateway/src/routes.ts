@@ -248,7 +248,8 @@ export const methodsOf = (entry: RouteEntry): readonly HttpMethod[] =>
 /**
  * The gateway's own API routes: answered by the gateway itself, never forwarded. The API
  * description and its interactive docs are for signed-in admins (any role) unless
- * API_DOCS_PUBLIC is set (docs/decisions.md, Gateway); `/api/docs` is the Scalar page, whose
+ * API_DOCS_PUBLIC is set (docs/adr/0021-api-docs-admin-only-by-default.md); `/api/docs` is the Scalar page,
+ * whose
  * bundle it serves under `/api/docs/`.
  */
 export interface GatewayRoute {

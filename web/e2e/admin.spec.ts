@@ -108,7 +108,8 @@ test('an admin manages a booking and a new admin, who must change the password a
   page,
 }) => {
   // Sign in: the super admin lands on the console's entry, /admin, which opens Settings (the
-  // spec's route table and highlight rule, docs/decisions.md); the Dashboard is one click away.
+  // spec's route table and highlight rule, docs/adr/0034-one-admin-navigation.md); the Dashboard is one
+  // click away.
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await expect(page).toHaveURL(/\/admin$/);
   const menu = page.getByRole('navigation', { name: 'Admin' });

@@ -7,7 +7,8 @@ import { CampaignStatusSchema } from './email-campaigns.ts';
  * themselves (one `email_tracking` row per mail, its events in `email_events`); nothing is
  * estimated except the three deliverability values the spec gives as defaults, which say so.
  *
- * Shared definitions (docs/decisions.md, "Email → Analytics"):
+ * Shared definitions (docs/adr/0057-what-email-reports-count.md; docs/architecture.md,
+ * Email, Analytics):
  * - sent: campaign mails the transport accepted; delivered = sent − bounced.
  * - opened: mails opened by a person (a mail-privacy proxy's image fetch, e.g. Apple Mail
  *   Privacy Protection, is not a human open); proxyOpened: mails whose only opens were

@@ -365,7 +365,8 @@ export type ReplayDeadLettersResponse = Static<typeof ReplayDeadLettersResponse>
 // ── Feature discovery (spec §2 "Feature-discovery panel", §3 "Feature recommendation", §7) ──
 // The settings service keeps a projection of the platform's activity (bookings, calls, posts,
 // address books, imports, campaigns, newsletters) from events and recommends features from it
-// with written rules (services/settings/src/domain/feature-rules.ts, docs/decisions.md).
+// with written rules (services/settings/src/domain/feature-rules.ts,
+// docs/adr/0044-feature-discovery-rules-decide.md).
 
 export const FEATURE_CATEGORIES = ['automation', 'productivity', 'analytics', 'engagement'] as const;
 export type FeatureCategory = (typeof FEATURE_CATEGORIES)[number];

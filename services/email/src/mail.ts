@@ -100,7 +100,7 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
     },
   });
   // Read-your-writes: the settings service hands each save to one replica here and answers
-  // "saved" only once it is applied (docs/decisions.md, Settings); the event that follows
+  // "saved" only once it is applied (docs/adr/0039-saved-means-in-force.md); the event that follows
   // finds the copy up to date. Other replicas read the shared table where a save must hold.
   await deps.respond(settingsApplySubject('email'), async (payload) => {
     if (!Value.Check(SettingsApplyRequest, payload))

@@ -151,7 +151,8 @@ describe('the pre-send check of merge fields', () => {
       timings.push(performance.now() - started);
     }
     expect(r.status, r.text).toBe(200);
-    // Printed, not asserted (a shared machine); docs/decisions.md records the figures.
+    // Printed, not asserted (a shared machine); docs/adr/0064-merge-fields-with-fallbacks.md records the
+    // figures.
     console.info(
       `merge check over ${N.toLocaleString('en-US')} contacts: ${timings.map((ms) => ms.toFixed(0)).join(', ')} ms`,
     );

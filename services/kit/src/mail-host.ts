@@ -14,7 +14,7 @@ import ipaddr from 'ipaddr.js';
  * metadata addresses inside otherwise allowed ranges (Alibaba's 100.100.100.200, AWS's
  * fd00:ec2::/32), and IPv6 forms that embed a refused IPv4 address (mapped, NAT64,
  * compatible). Allowed: public unicast, loopback and private ranges, because a local Postfix
- * or a relay on the private network is a real set-up (docs/decisions.md, Email).
+ * or a relay on the private network is a real set-up (docs/adr/0053-smtp-host-policy-and-tls.md).
  */
 
 export interface MailAddressVerdict {

@@ -15,7 +15,7 @@ import {
   windowsAt,
 } from '../src/domain/feature-rules.ts';
 
-/** Feature discovery's rules, one branch at a time (docs/decisions.md "Feature discovery"). */
+/** Feature discovery's rules, one branch at a time (docs/architecture.md, Feature discovery). */
 
 const now = new Date('2026-11-20T15:00:00Z');
 const daysAgo = (d: number) => new Date(now.getTime() - d * DAY_MS);

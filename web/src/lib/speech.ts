@@ -4,7 +4,8 @@ import type { Speaker } from '@parley/contracts';
  * Speech for the public demos (use-case dialogs, simulated call, Test Audio): fetches a clip
  * from the voice service and plays it to the end. The service caches every line, so the
  * scripted demos replay from its cache; unlike the original client we send no timestamp
- * query or cache-busting body field, which only ever defeated that cache (docs/decisions.md).
+ * query or cache-busting body field, which only ever defeated that cache
+ * (docs/adr/0029-speech-cache-ignores-cache-busters.md).
  */
 
 export const SPEECH_VOLUME = 0.8;

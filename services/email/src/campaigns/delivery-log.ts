@@ -199,7 +199,8 @@ export class DeliveryLog {
 
   /**
    * The whole send's figures without a pass over its rows: the outcomes a finished send keeps
-   * (exact after late settles: docs/decisions.md), or, while it sends, a count by outcome on
+   * (exact after late settles: docs/architecture.md, Email, Campaigns), or, while it sends, a count by
+   * outcome on
    * its (send_id, status, …) index; bounced, complained and unsubscribed from the partial
    * indexes of the campaign's tracking rows that have them (rare), taken out of the outcome they
    * override; opened and clicked from the campaign's tracking rows, through the send's own

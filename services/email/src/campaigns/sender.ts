@@ -19,7 +19,7 @@ import { composerFor, keepSendContent, readSendContent } from './send-content.ts
 type Logger = ServiceDeps['logger'];
 
 /**
- * Campaign sends, shared by every replica of the email service (docs/decisions.md, Email):
+ * Campaign sends, shared by every replica of the email service (docs/adr/0051-campaign-sends-claim-rows.md):
  *
  * - launch: one transaction resolves the recipients set-based (the union of the active contacts
  *   of the chosen books and the chosen active contacts, one per address, minus the suppression

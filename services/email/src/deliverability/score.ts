@@ -9,7 +9,7 @@ import {
 
 /**
  * The deliverability score and recommendations: pure functions of measured counts, so the
- * formula (docs/decisions.md, "Deliverability") is tested at its boundaries without a database.
+ * formula (docs/adr/0057-what-email-reports-count.md) is tested at its boundaries without a database.
  */
 
 /** Campaign mail sent in the score's window and what became of it. */

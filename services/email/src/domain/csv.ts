@@ -15,7 +15,7 @@ import type { ImportEncoding, TextEncoding } from '@parley/contracts';
  * longer than that) is reported once, with its line, and reading resumes on the next line, so
  * one stray quote or one endless row costs one row, not the rest of the file. (csv-parse measured 1.1 s of CPU per 100,000 rows on the
  * project's machines, more than the whole import's budget; this splitter takes about a tenth:
- * see docs/decisions.md. The unit tests check it against csv-parse.)
+ * see docs/adr/0047-csv-encoding-detection.md. The unit tests check it against csv-parse.)
  */
 
 export type SheetRecord = { line: number; cells: string[] } | { line: number; unreadable: string };

@@ -19,8 +19,7 @@ import { type CampaignMailRef, type MailRepository, trackingIdOfMailId } from '.
  * The Sent mail view (like Mailpit): every message the platform sent, whatever the
  * transport, for SENT_MAIL_RETENTION_DAYS, with its HTML, text, headers, raw MIME and
  * calendar part. Campaign and newsletter mail is listed from its recipient rows and rendered
- * again here from its send's content (docs/decisions.md, "Sent mail: every message, kept for a
- * stated time").
+ * again here from its send's content (docs/adr/0056-sent-mail-from-recipient-rows.md).
  */
 export async function outboxRoutes(
   app: ServiceInstance,

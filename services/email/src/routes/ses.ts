@@ -28,7 +28,7 @@ import { recordOutcome } from '../repo/tracking.repository.ts';
  *
  * Refusals are 403. When the certificate or the confirmation URL cannot be reached the answer
  * is 503 with Retry-After, logged: SNS retries a delivery that was not answered 2xx, and a
- * genuine message then gets through once the fetch works again (docs/decisions.md, Email).
+ * genuine message then gets through once the fetch works again (docs/adr/0059-sns-only-configured-topics.md).
  */
 export async function sesRoutes(
   app: ServiceInstance,

@@ -9,7 +9,8 @@ import type {
 import { plural } from './activity.ts';
 
 /**
- * Feature discovery's rules (docs/decisions.md "Feature discovery"): from the admin's real
+ * Feature discovery's rules (docs/adr/0044-feature-discovery-rules-decide.md; the table:
+ * docs/architecture.md, Feature discovery): from the admin's real
  * activity (the projection's facts) to a relevance score, an urgency, a status and a reason
  * for every feature, and the local insights. Pure: the caller passes the facts and the time.
  *

@@ -50,7 +50,7 @@ const under = (path: string, route: string) => path === route || path.startsWith
 /**
  * Highlighting rule (spec §2 "Sidebar"): an entry is highlighted when the current path starts
  * with its route (or another path of the same screen); the bare /admin path highlights
- * Settings, which is what /admin shows (docs/decisions.md "One admin navigation").
+ * Settings, which is what /admin shows (docs/adr/0034-one-admin-navigation.md).
  */
 export function isEntryActive(pathname: string, entry: Pick<NavEntry, 'route' | 'aliases'>): boolean {
   const path = trimmed(pathname);

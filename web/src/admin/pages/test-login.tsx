@@ -202,7 +202,8 @@ function TestLogin({ variant }: { variant: 'simple' | 'test' }) {
 }
 
 /**
- * Off in production (ADMIN_TEST_LOGINS, docs/decisions.md): the gateway then answers these
+ * Off in production (ADMIN_TEST_LOGINS, docs/adr/0033-developer-test-logins-off-in-production.md): the
+ * gateway then answers these
  * paths 404 and marks the page, and the app shows its 404 page here too.
  */
 function testLoginsOff(): boolean {

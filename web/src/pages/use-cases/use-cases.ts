@@ -24,7 +24,8 @@ import {
 
 /**
  * The scripted conversations: one per card (the spec's original had 13 cards and 12
- * scenarios, so Legal Intake had no 'Check It'; it has one here, see docs/decisions.md).
+ * scenarios, so Legal Intake had no 'Check It'; it has one here, see
+ * docs/adr/0038-public-site-content-where-the-spec-is-silent.md).
  */
 export const SCENARIO_IDS = [
   'hotel-guest-services',

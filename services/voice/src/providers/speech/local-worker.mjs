@@ -12,7 +12,8 @@ const require = createRequire(import.meta.url);
 const wasm = await WebAssembly.compile(readFileSync(require.resolve('espeak-ng/dist/espeak-ng.wasm')));
 // eSpeak renders 22,050 Hz mono; MPEG-2 Layer III at that rate and 32 kbps keeps the voice
 // clear at about 4 KB per second of speech. (The WASM LAME encodes a sentence in tens of ms;
-// the pure-JS lamejs took hundreds, most of a synthesis: docs/decisions.md.)
+// the pure-JS lamejs took hundreds, most of a synthesis:
+// docs/adr/0028-local-speech-espeak-ng-and-wasm-lame.md.)
 const KBPS = 32;
 const READY = 2;
 // One encoder per thread, reconfigured for each synthesis.
