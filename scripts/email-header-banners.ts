@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CAMPAIGN_GOALS } from '@parley/contracts';
-import { headerImagePath, headerPng } from '../services/email/src/domain/header-banner.ts';
+import { headerImagePath } from '../services/email/src/domain/header-banner.ts';
+import { headerPng } from '../services/email/src/domain/header-banner-png.ts';
 import { repoRoot } from './lib/paths.ts';
 
 /**

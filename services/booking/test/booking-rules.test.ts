@@ -34,6 +34,13 @@ describe('parseNewBooking', () => {
     expect(b.notes).toBe('hi');
     expect(b.guests).toEqual([{ name: 'Bob', email: 'bob@x.io' }]);
     expect(b.timeSlot.toISOString()).toBe(base.timeSlot);
+    expect(b.timeZone).toBe('America/New_York');
+  });
+
+  it("records the schedule's zone (BOOKING_TIME_ZONE), which the mails and the .ics show", () => {
+    const london = { ...DEFAULT_SCHEDULE, timeZone: 'Europe/London' };
+    const b = parseNewBooking({ ...base, timeSlot: '2026-06-10T08:00:00.000Z' }, now, london);
+    expect(b.timeZone).toBe('Europe/London');
   });
 
   it('rejects a phone without exactly 10 digits', () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import { CAMPAIGN_GOALS, type CampaignGoal, SUBJECT_TIP_LENGTH } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,15 +14,9 @@ import {
   visibleLength,
 } from '../src/domain/campaign-writer.ts';
 import { sanitizeEmailHtml, textOfHtml } from '../src/domain/email-html.ts';
-import {
-  encodePng,
-  HEADER_HEIGHT,
-  HEADER_WIDTH,
-  headerImagePath,
-  headerPixels,
-} from '../src/domain/header-banner.ts';
+import { headerImagePath } from '../src/domain/header-banner.ts';
 
-/** The local campaign writer: topic reading, goal-specific copy, the e-mail layout, the header images. */
+/** The local campaign writer: topic reading, goal-specific copy, the e-mail layout (header images: header-banner.test.ts). */
 
 const ORIGIN = 'https://parley.test';
 const PROMPT =
@@ -222,72 +214,4 @@ describe('the local writer', () => {
       `${ORIGIN}/?utm_source=email&utm_medium=email&utm_campaign=spring-customer-retention#contact`,
     );
   });
-});
-
-/** Our own PNGs only (8-bit RGB, one IDAT stream): inflate and undo each row's filter. */
-function decodePng(png: Buffer): { width: number; height: number; pixels: Uint8Array } {
-  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  const idat: Buffer[] = [];
-  while (offset < png.length) {
-    const length = png.readUInt32BE(offset);
-    const type = png.toString('ascii', offset + 4, offset + 8);
-    const data = png.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      expect([data[8], data[9]]).toEqual([8, 2]);
-    } else if (type === 'IDAT') idat.push(data);
-    offset += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 3;
-  const pixels = new Uint8Array(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)] as number;
-    for (let i = 0; i < stride; i++) {
-      const x = raw[y * (stride + 1) + 1 + i] as number;
-      const a = i >= 3 ? (pixels[y * stride + i - 3] as number) : 0;
-      const b = y > 0 ? (pixels[(y - 1) * stride + i] as number) : 0;
-      const c = i >= 3 && y > 0 ? (pixels[(y - 1) * stride + i - 3] as number) : 0;
-      const p = a + b - c;
-      const paeth =
-        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
-          ? a
-          : Math.abs(p - b) <= Math.abs(p - c)
-            ? b
-            : c;
-      const predicted = [0, a, b, (a + b) >> 1, paeth][filter] as number;
-      pixels[y * stride + i] = (x + predicted) & 0xff;
-    }
-  }
-  return { width, height, pixels };
-}
-
-describe('header images', () => {
-  it('encodes PNG that decodes to the same pixels', () => {
-    const pixels = headerPixels('newsletter', 120, 40);
-    const decoded = decodePng(encodePng(pixels, 120, 40));
-    expect(decoded).toMatchObject({ width: 120, height: 40 });
-    expect(Buffer.from(decoded.pixels).equals(Buffer.from(pixels))).toBe(true);
-  });
-
-  it('has one committed 1200×400 PNG per goal in the web bundle, as the generator draws it', () => {
-    const distinct = new Set<string>();
-    for (const goal of CAMPAIGN_GOALS) {
-      const file = new URL(`../../../web/public${headerImagePath(goal)}`, import.meta.url);
-      const png = readFileSync(file);
-      // Under 150 KiB: a header image must not make the mail heavy.
-      expect(png.length).toBeLessThan(150 * 1024);
-      const decoded = decodePng(png);
-      expect(decoded).toMatchObject({ width: HEADER_WIDTH, height: HEADER_HEIGHT });
-      // Regenerate with `pnpm exec tsx scripts/email-header-banners.ts` when this fails.
-      expect(Buffer.from(decoded.pixels).equals(Buffer.from(headerPixels(goal))), goal).toBe(true);
-      distinct.add(png.toString('base64', 0, 4096));
-    }
-    expect(distinct.size).toBe(CAMPAIGN_GOALS.length);
-    // Drawing seven 1200×400 images is CPU work (about a second alone, more on a busy machine).
-  }, 60_000);
 });

@@ -15,6 +15,8 @@ export interface NewBooking {
   phone: string | null;
   company: string | null;
   timeSlot: Date;
+  /** The schedule's zone (BOOKING_TIME_ZONE): mails and the .ics invitation show the slot in it. */
+  timeZone: string;
   notes: string | null;
   guests: Array<{ name: string; email: string }>;
 }
@@ -55,6 +57,7 @@ export function parseNewBooking(body: CreateBookingBody, now: Date, schedule: Sc
     phone: phone ? formatPhone(phone) : null,
     company: clean(body.company),
     timeSlot,
+    timeZone: schedule.timeZone,
     notes: body.notes ? multiLine(body.notes) || null : null,
     guests,
   };

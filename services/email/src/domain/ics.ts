@@ -1,10 +1,14 @@
 import { multiLine, oneLine } from '@parley/kit/text';
+import { localStamp, repeatedWallTime, vtimezone } from './vtimezone.ts';
+
+export { localStamp };
 
 /**
  * iCalendar (RFC 5545) invitations for demo bookings. One UID per booking, so a calendar
  * that received the REQUEST replaces the same event on a CANCEL (or a later REQUEST) whose
- * SEQUENCE is higher. Times are written in the booking's zone with its VTIMEZONE, so
- * calendars show the slot as the sales team booked it (America/New_York).
+ * SEQUENCE is higher. Times are written in the booking's zone (the booking service's
+ * BOOKING_TIME_ZONE) with a VTIMEZONE made from the platform's zone rules (vtimezone.ts),
+ * so calendars show the slot as the sales team booked it.
  */
 
 export type IcsMethod = 'REQUEST' | 'CANCEL';
@@ -28,29 +32,6 @@ export interface IcsInvite {
   uidDomain: string;
 }
 
-/** The VTIMEZONE of America/New_York (US rules since 2007). */
-const NEW_YORK = [
-  'BEGIN:VTIMEZONE',
-  'TZID:America/New_York',
-  'X-LIC-LOCATION:America/New_York',
-  'BEGIN:DAYLIGHT',
-  'TZOFFSETFROM:-0500',
-  'TZOFFSETTO:-0400',
-  'TZNAME:EDT',
-  'DTSTART:19700308T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
-  'END:DAYLIGHT',
-  'BEGIN:STANDARD',
-  'TZOFFSETFROM:-0400',
-  'TZOFFSETTO:-0500',
-  'TZNAME:EST',
-  'DTSTART:19701101T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
-  'END:STANDARD',
-  'END:VTIMEZONE',
-];
-const ZONES: Record<string, string[]> = { 'America/New_York': NEW_YORK };
-
 export const bookingUid = (bookingId: string, domain: string) => `booking-${bookingId}@${domain}`;
 
 /**
@@ -64,8 +45,12 @@ export function sequenceOf(createdAt: Date, changedAt: Date | null): number {
 }
 
 export function buildIcs(invite: IcsInvite): string {
-  const zone = ZONES[invite.timeZone];
   const end = new Date(invite.start.getTime() + invite.minutes * 60_000);
+  // Times are written in UTC, without VTIMEZONE, for UTC itself, a zone the platform does
+  // not know, and a start or end in the hour repeated when clocks go back (ambiguous).
+  const zone = [invite.start, end].some((d) => repeatedWallTime(d, invite.timeZone))
+    ? null
+    : vtimezone(invite.timeZone, invite.start, end);
   const when = (d: Date) =>
     zone ? `;TZID=${invite.timeZone}:${localStamp(d, invite.timeZone)}` : `:${utcStamp(d)}`;
   const lines = [
@@ -144,26 +129,4 @@ function utcStamp(d: Date): string {
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Local wall time in `timeZone` as YYYYMMDDTHHMMSS. */
-export function localStamp(d: Date, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.year}${p.month}${p.day}T${p.hour}${p.minute}${p.second}`;
 }
