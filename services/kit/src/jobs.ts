@@ -48,7 +48,9 @@ export class Jobs {
   private readonly jobs = new Map<string, Scheduled>();
   private started = false;
   private stopped = false;
-  private leaderClient: pg.Client | null = null;
+  /** This replica's connection for the leader lock (the lock is held on it while leading). */
+  private lockClient: pg.Client | null = null;
+  private isLeader = false;
   private leaseTimer: NodeJS.Timeout | undefined;
   private acquiring: Promise<void> | null = null;
   private watching = false;
@@ -101,7 +103,7 @@ export class Jobs {
 
   /** Whether this replica runs the one-replica jobs now. */
   get leading(): boolean {
-    return this.leaderClient !== null;
+    return this.isLeader;
   }
 
   start(): void {
@@ -179,35 +181,25 @@ export class Jobs {
     check();
   }
 
-  /** Takes the service's leader lock when no replica holds it (a no-op while this one does). */
+  /**
+   * Takes the service's leader lock when no replica holds it (a no-op while this one does),
+   * on this replica's own connection, kept open between tries.
+   */
   private tryLead(): Promise<void> {
-    if (this.leaderClient || this.stopped) return Promise.resolve();
+    if (this.isLeader || this.stopped) return Promise.resolve();
     this.acquiring ??= (async () => {
-      const client = new pg.Client({
-        connectionString: this.opts.databaseUrl,
-        application_name: `parley-${this.opts.service}-jobs`,
-      });
       try {
-        await client.connect();
+        const client = this.lockClient ?? (await this.connect());
         const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
           leaderKey(this.opts.service).toString(),
         ]);
-        if (!rows[0]?.ok || this.stopped) {
-          await client.end().catch(() => {});
-          return;
-        }
-        // The lock lives as long as this connection: its loss is the end of the leadership.
-        client.on('error', (err) => {
-          this.opts.logger.warn({ err }, 'jobs leader connection lost; another replica may lead');
-          this.lost(client);
-        });
-        client.on('end', () => this.lost(client));
-        this.leaderClient = client;
+        if (!rows[0]?.ok || this.lockClient !== client) return;
+        this.isLeader = true;
         this.metrics?.leader.set(1);
         this.opts.logger.info({ service: this.opts.service }, 'this replica runs the one-replica jobs');
       } catch (err) {
         this.opts.logger.warn({ err }, 'could not try the jobs leader lock; trying again later');
-        await client.end().catch(() => {});
+        this.drop(this.lockClient);
       } finally {
         this.acquiring = null;
       }
@@ -215,16 +207,38 @@ export class Jobs {
     return this.acquiring;
   }
 
-  private lost(client: pg.Client): void {
-    if (this.leaderClient !== client) return;
-    this.leaderClient = null;
-    this.metrics?.leader.set(0);
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({
+      connectionString: this.opts.databaseUrl,
+      application_name: `parley-${this.opts.service}-jobs`,
+    });
+    // The lock lives as long as this connection: its loss ends the lead.
+    client.on('error', (err) => {
+      if (this.isLeader)
+        this.opts.logger.warn({ err }, 'jobs leader connection lost; another replica may lead');
+      this.drop(client);
+    });
+    client.on('end', () => this.drop(client));
+    await client.connect();
+    this.lockClient = client;
+    return client;
   }
 
+  private drop(client: pg.Client | null): void {
+    if (!client || this.lockClient !== client) return;
+    this.lockClient = null;
+    this.isLeader = false;
+    this.metrics?.leader.set(0);
+    client.end().catch(() => {});
+  }
+
+  /** Gives up the lead (and the connection) on stop: another replica takes it at its next try. */
   private async resign(): Promise<void> {
-    const client = this.leaderClient;
+    const client = this.lockClient;
     if (!client) return;
-    this.lost(client);
+    this.lockClient = null;
+    this.isLeader = false;
+    this.metrics?.leader.set(0);
     await client.end().catch(() => {});
   }
 }
