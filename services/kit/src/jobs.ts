@@ -18,7 +18,8 @@ export interface JobSpec {
   name: string;
   everyMs: number;
   scope: 'each' | 'one';
-  run: () => Promise<unknown>;
+  /** One pass; `signal` is aborted when the service stops (a long pass ends early). */
+  run: (signal: AbortSignal) => Promise<unknown>;
   /** The first pass after this long (default: `everyMs`; 0 = at start). */
   firstAfterMs?: number;
 }
@@ -54,6 +55,7 @@ export class Jobs {
   private leaseTimer: NodeJS.Timeout | undefined;
   private acquiring: Promise<void> | null = null;
   private watching = false;
+  private readonly stopping = new AbortController();
   private readonly metrics: {
     last: Gauge<'job'>;
     duration: Histogram<'job'>;
@@ -127,6 +129,7 @@ export class Jobs {
   /** Stops every timer, waits for the passes that run, and gives up the leadership. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearTimeout(this.leaseTimer);
     for (const job of this.jobs.values()) clearTimeout(job.timer);
     await Promise.all([...this.jobs.values()].map((j) => j.running));
@@ -138,6 +141,8 @@ export class Jobs {
     if (this.stopped) return;
     if (job.spec.scope === 'one') this.watchLease();
     job.timer = setTimeout(async () => {
+      // A replica that does not lead yet asks now (a no-op query while another one leads).
+      if (job.spec.scope === 'one' && !this.leading) await this.tryLead();
       if (job.spec.scope === 'each' || this.leading) await this.pass(job);
       this.schedule(job, job.spec.everyMs);
     }, inMs);
@@ -149,7 +154,7 @@ export class Jobs {
     job.running ??= (async () => {
       const t0 = performance.now();
       try {
-        await job.spec.run();
+        await job.spec.run(this.stopping.signal);
         this.metrics?.last.set({ job: job.spec.name }, Date.now() / 1000);
       } catch (err) {
         this.metrics?.failures.inc({ job: job.spec.name });
