@@ -42,7 +42,6 @@ export async function registerCampaigns(
       retryBaseMs: (c.CAMPAIGN_RETRY_BASE_SECONDS ?? 60) * 1000,
       maxAttempts: c.CAMPAIGN_MAX_ATTEMPTS ?? 4,
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
-      tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
       liveSendsPerHour: c.CAMPAIGN_LIVE_SENDS_PER_HOUR ?? MAX_CAMPAIGNS_PER_HOUR,
       window: c.CAMPAIGN_WINDOW_MESSAGES
@@ -53,6 +52,14 @@ export async function registerCampaigns(
   await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, sender, mail }));
   await app.register(async (scope) => deliveryLogRoutes(scope, { deps, log: new DeliveryLog(deps.pool) }));
   app.addHook('onReady', async () => sender.start());
+  const tickMs = c.CAMPAIGN_TICK_MS ?? 2000;
+  deps.job({
+    name: 'campaign-scheduler',
+    scope: 'each',
+    everyMs: tickMs,
+    firstAfterMs: Math.min(tickMs, 200),
+    run: () => sender.tick(),
+  });
   // With the HTTP server (the first phase of a stop): the sender finishes its batch before
   // the shutdown tasks close the transports.
   app.addHook('onClose', async () => sender.stop());

@@ -50,7 +50,6 @@ export interface SenderOptions {
   retryBaseMs: number;
   maxAttempts: number;
   pollMs: number;
-  tickMs: number;
   connectionFailures: number;
   /** Live sends (send or resend) allowed per rolling hour, all replicas together (spec §9: 2). */
   liveSendsPerHour?: number;
@@ -190,7 +189,6 @@ export class CampaignSender {
   private loops: Promise<void>[] = [];
   /** Wakes the idle loops (a launch, a resume, a stop). */
   private readonly wakers = new Set<() => void>();
-  private timer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle;
   private readonly contexts = new Map<number, Promise<SendContext | null>>();
   /** Messages this replica handed to the transport (bench and tests). */
@@ -492,27 +490,25 @@ export class CampaignSender {
   // ── workers ─────────────────────────────────────────────────────────────────
 
   start(): void {
-    const o = this.deps.options;
     // Two loops: while one claims or settles a batch in PostgreSQL, the other's messages keep
     // the transport busy (one loop alone left the SMTP connections idle between batches).
-    if (o.worker) this.loops.push(this.workLoop(), this.workLoop());
-    const tick = async () => {
-      if (this.stopped) return;
-      try {
-        await this.reap();
-        await this.dispatchDue();
-        await this.completeFinished();
-      } catch (err) {
-        this.deps.logger.warn({ err }, 'campaign scheduler tick failed');
-      }
-      if (!this.stopped) this.timer = setTimeout(tick, o.tickMs);
-    };
-    this.timer = setTimeout(tick, Math.min(o.tickMs, 200));
+    if (this.deps.options.worker) this.loops.push(this.workLoop(), this.workLoop());
+  }
+
+  /**
+   * The scheduler's pass (a job on every replica, every CAMPAIGN_TICK_MS): expired leases
+   * reaped, due scheduled sends dispatched, finished sends completed. Each step is safe on
+   * several replicas at once (row locks, conditional updates).
+   */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    await this.reap();
+    await this.dispatchDue();
+    await this.completeFinished();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     for (const wake of this.wakers) wake();
     await Promise.all(this.loops);
   }
