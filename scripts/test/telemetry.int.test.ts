@@ -6,10 +6,10 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import type { EventEnvelope } from '@parley/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../../../gateway/src/app.ts';
-// The producer and the gateway are the real ones (relative imports: the kit package does not
-// depend on them).
-import { bookingService } from '../../booking/src/service.ts';
+import { buildGateway } from '../../gateway/src/app.ts';
+// The gateway and the producer are the real ones: a platform test, beside the other
+// end-to-end tests of scripts/test.
+import { bookingService } from '../../services/booking/src/service.ts';
 import {
   BACKBONE_SCHEMA_SQL,
   busConsumer,
@@ -23,8 +23,8 @@ import {
   startService,
   startTelemetry,
   tracer,
-} from '../src/index.ts';
-import { createTestDatabase } from '../src/testing/index.ts';
+} from '../../services/kit/src/index.ts';
+import { createTestDatabase } from '../../services/kit/src/testing/index.ts';
 
 /**
  * Telemetry end to end: a booking made through the gateway yields ONE trace — the browser's
