@@ -3,13 +3,9 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
+// The producer is the real booking service (a test-only dependency of the gateway).
+import { bookingService } from '@parley/booking/service';
 import type { EventEnvelope } from '@parley/contracts';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../../gateway/src/app.ts';
-// The gateway and the producer are the real ones: a platform test, beside the other
-// end-to-end tests of scripts/test.
-import { bookingService } from '../../services/booking/src/service.ts';
 import {
   BACKBONE_SCHEMA_SQL,
   busConsumer,
@@ -23,8 +19,11 @@ import {
   startService,
   startTelemetry,
   tracer,
-} from '../../services/kit/src/index.ts';
-import { createTestDatabase } from '../../services/kit/src/testing/index.ts';
+} from '@parley/kit';
+import { createTestDatabase } from '@parley/kit/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
 
 /**
  * Telemetry end to end: a booking made through the gateway yields ONE trace — the browser's
