@@ -24,9 +24,10 @@ import { HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { EmailDb } from '../db.ts';
 import type { MailHandle } from '../mail.ts';
 import { validTestAddresses } from '../routes/test-mail.ts';
+import { validateInput } from './campaign-input.ts';
 import { CampaignComposer } from './compose.ts';
 import type { LaunchResult, LaunchService } from './launch.service.ts';
-import { type CampaignsRepository, validateInput } from './repo.ts';
+import type { CampaignsRepository } from './repo.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const sendErrors = { ...errors, 429: ErrorBody, 500: ErrorBody };
