@@ -32,33 +32,28 @@ export async function registerAudience(app: ServiceInstance, ctx: EmailContext):
 
   // The default book exists from the first start on (several replicas may race: one wins).
   await books.ensureDefault();
-  importer.startReaper();
-  const compaction = setInterval(
-    () => void books.compactCounts().catch((err) => logger.warn({ err }, 'contact count compaction failed')),
-    COMPACT_MS,
-  );
-  compaction.unref();
-  // Contacts written since the last pass go into the search index (searches find them before
-  // that too, only slower). One pass at a time; a failed pass leaves the queue to the next.
-  let indexing: Promise<unknown> | null = null;
-  const stopIndexing = new AbortController();
-  const index = () => {
-    indexing ??= contacts
-      .indexQueued(stopIndexing.signal)
-      .catch((err) => logger.warn({ err }, 'search indexing failed'))
-      .finally(() => {
-        indexing = null;
-      });
-  };
-  const indexer = setInterval(index, deps.config.SEARCH_INDEX_MS ?? INDEX_MS);
-  indexer.unref();
-  deps.onShutdown(async () => {
-    clearInterval(compaction);
-    clearInterval(indexer);
-    stopIndexing.abort();
-    await importer.stop();
-    await indexing;
+  deps.job({
+    name: 'import-reaper',
+    scope: 'one',
+    everyMs: 10_000,
+    firstAfterMs: 0,
+    run: () => importer.reap(),
   });
+  deps.job({
+    name: 'contact-count-compaction',
+    scope: 'one',
+    everyMs: COMPACT_MS,
+    run: () => books.compactCounts(),
+  });
+  // Contacts written since the last pass go into the search index (searches find them before
+  // that too, only slower); a failed pass leaves the queue to the next.
+  deps.job({
+    name: 'search-index',
+    scope: 'one',
+    everyMs: deps.config.SEARCH_INDEX_MS ?? INDEX_MS,
+    run: (signal) => contacts.indexQueued(signal),
+  });
+  deps.onShutdown(() => importer.stop());
 
   const routeCtx = { deps, books, contacts, jobs, importer };
   // Each group in its own scope: the import routes parse multipart bodies.

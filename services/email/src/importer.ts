@@ -72,7 +72,6 @@ export interface RunningImport {
 
 export class Importer {
   private readonly running = new Map<string, { abort: (reason: Error) => void; done: Promise<unknown> }>();
-  private reaper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly jobs: ImportsRepository,
@@ -80,24 +79,15 @@ export class Importer {
     private readonly logger: ServiceDeps['logger'],
   ) {}
 
-  /** Fails jobs whose process died and drops what they staged, now and every 10 s. */
-  startReaper(): void {
-    const reap = () =>
-      this.jobs
-        .reapStale()
-        .then(async (ids) => {
-          if (ids.length) this.logger.warn({ ids }, 'import jobs of a stopped process marked failed');
-          await this.jobs.dropStaged();
-        })
-        .catch((err) => this.logger.warn({ err }, 'import reaper pass failed'));
-    void reap();
-    this.reaper = setInterval(reap, 10_000);
-    this.reaper.unref();
+  /** Fails jobs whose process died and drops what they staged (a job of the service: every 10 s). */
+  async reap(): Promise<void> {
+    const ids = await this.jobs.reapStale();
+    if (ids.length) this.logger.warn({ ids }, 'import jobs of a stopped process marked failed');
+    await this.jobs.dropStaged();
   }
 
-  /** Stops every import of this process (each rolls back and is marked failed) and the reaper. */
+  /** Stops every import of this process (each rolls back and is marked failed). */
   async stop(): Promise<void> {
-    if (this.reaper) clearInterval(this.reaper);
     const all = [...this.running.values()];
     for (const r of all)
       r.abort(new Error('The service was stopped during the import. No contacts were imported.'));

@@ -70,21 +70,14 @@ export async function registerMail(app: ServiceInstance, ctx: EmailContext): Pro
 
   // Sent mail's retention rule: every message is kept this many days, then pruned in batches.
   const retentionDays = config.SENT_MAIL_RETENTION_DAYS ?? DEFAULT_SENT_MAIL_RETENTION_DAYS;
-  const prune = () =>
-    mail
-      .prune(retentionDays, config.SENT_MAIL_PRUNE_BATCH ?? 5000)
-      .then((n) => {
-        if (n) logger.info({ deleted: n, retentionDays }, 'sent mail older than its retention pruned');
-      })
-      .catch((err) => logger.warn({ err }, 'sent mail prune failed'));
-  let pruning: Promise<void> = Promise.resolve();
-  const pruner = setInterval(() => {
-    pruning = pruning.then(prune);
-  }, config.SENT_MAIL_PRUNE_MS ?? 600_000);
-  pruner.unref();
-  deps.onShutdown(async () => {
-    clearInterval(pruner);
-    await pruning;
+  deps.job({
+    name: 'sent-mail-retention',
+    scope: 'one',
+    everyMs: config.SENT_MAIL_PRUNE_MS ?? 600_000,
+    run: async () => {
+      const n = await mail.prune(retentionDays, config.SENT_MAIL_PRUNE_BATCH ?? 5000);
+      if (n) logger.info({ deleted: n, retentionDays }, 'sent mail older than its retention pruned');
+    },
   });
   deps.onShutdown(() => transports.close());
 

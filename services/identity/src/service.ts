@@ -37,13 +37,12 @@ export const identityService = defineService({
     await internalRoutes(app, ctx);
 
     // Housekeeping: expired sessions, aged-out sign-in attempts, long-dead invitations.
-    const timer = setInterval(() => {
-      repo.purge(deps.now(), THROTTLE_WINDOW_MS).then(
-        (n) => deps.logger.debug(n, 'identity housekeeping'),
-        (err) => deps.logger.warn({ err }, 'identity housekeeping failed'),
-      );
-    }, HOUSEKEEPING_EVERY_MS);
-    timer.unref();
-    deps.onShutdown(async () => clearInterval(timer));
+    deps.job({
+      name: 'identity-housekeeping',
+      scope: 'one',
+      everyMs: HOUSEKEEPING_EVERY_MS,
+      run: async () =>
+        deps.logger.debug(await repo.purge(deps.now(), THROTTLE_WINDOW_MS), 'identity housekeeping'),
+    });
   },
 });

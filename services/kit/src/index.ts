@@ -8,6 +8,7 @@ export * from './db/pool.ts';
 export * from './db/sql.ts';
 export * from './drain.ts';
 export * from './errors.ts';
+export * from './jobs.ts';
 export * from './logger.ts';
 export * from './markup.ts';
 export * from './metrics.ts';

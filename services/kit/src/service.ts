@@ -33,6 +33,7 @@ import { loadConfig, ServiceEnv } from './config.ts';
 import { migrate, waitForMigrations } from './db/migrate.ts';
 import { createPool, pingDatabase, waitForDatabase } from './db/pool.ts';
 import { drainConnections } from './drain.ts';
+import { type JobSpec, Jobs } from './jobs.ts';
 import { createLogger } from './logger.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { startTelemetry } from './telemetry.ts';
@@ -71,6 +72,12 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
    * replica of the service answers each request. Stopped with the other responders on shutdown.
    */
   respond(subject: string, responder: Responder): Promise<void>;
+  /**
+   * Periodic work (src/jobs.ts): on every replica (`each`) or on one replica at a time
+   * (`one`, housekeeping of the shared database); stopped, a running pass waited for, before
+   * the shutdown tasks run.
+   */
+  job(spec: JobSpec): void;
   /** Registers work to do on shutdown (after the server stopped accepting). */
   onShutdown(fn: () => Promise<void>): void;
   /** The service's Prometheus registry (served at /metrics): a service adds its own metrics to it. */
@@ -161,6 +168,12 @@ export async function startService<S extends TObject>(
     deadLetters: () => deadLetters.count(),
     busConnected: () => bus.isConnected(),
   });
+  const jobs = new Jobs({
+    service: module.name,
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    registry: metrics.registry,
+  });
   const relay = new OutboxRelay({
     pool,
     bus,
@@ -230,6 +243,7 @@ export async function startService<S extends TObject>(
     respond: async (subject, responder) => {
       responders.push(await bus.respond(subject, module.name, responder));
     },
+    job: (spec) => jobs.add(spec),
     onShutdown: (fn) => shutdownTasks.push(fn),
     metrics: metrics.registry,
   });
@@ -268,18 +282,17 @@ export async function startService<S extends TObject>(
   relay.start();
   replayer.start();
   const inboxDays = config.INBOX_RETENTION_DAYS ?? 7;
-  const pruneInboxNow = () =>
-    pruneInbox(pool, inboxDays).catch((err) => logger.warn({ err }, 'inbox retention pass failed'));
-  const inboxTimer = setInterval(pruneInboxNow, 3600_000);
-  inboxTimer.unref();
-  void pruneInboxNow();
-  // Ended budget windows are forgotten once a minute (any replica may do it; a window that a
-  // hit has just started again is not ended, and the delete leaves it).
-  const budgetTimer = setInterval(
-    () => budgets.sweep().catch((err) => logger.warn({ err }, 'budget sweep failed')),
-    60_000,
-  );
-  budgetTimer.unref();
+  jobs.add({
+    name: 'inbox-retention',
+    scope: 'one',
+    everyMs: 3600_000,
+    firstAfterMs: 0,
+    run: () => pruneInbox(pool, inboxDays),
+  });
+  // Ended budget windows are forgotten once a minute (a window that a hit has just started
+  // again is not ended, and the delete leaves it).
+  jobs.add({ name: 'budget-sweep', scope: 'one', everyMs: 60_000, run: () => budgets.sweep() });
+  jobs.start();
   const listen = opts.listen ?? { host: config.HOST ?? '0.0.0.0', port: config.PORT ?? 0 };
   await app.listen(listen);
   const addr = app.server.address();
@@ -304,9 +317,8 @@ export async function startService<S extends TObject>(
           idle: pool.idleCount,
           waiting: pool.waitingCount,
         });
-        clearInterval(inboxTimer);
-        clearInterval(budgetTimer);
         await phase('http', app.close(), () => app.server.closeAllConnections());
+        await phase('jobs', jobs.stop());
         await phase(
           'responders',
           Promise.all([diagnostics, deadLetterList, deadLetterReplay, ...responders].map((r) => r.stop())),

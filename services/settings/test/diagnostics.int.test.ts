@@ -1,28 +1,43 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type DiagnosticRunResponse, diagnosticsSubject, type PlatformStatus } from '@parley/contracts';
 import {
+  BACKBONE_SCHEMA_SQL,
   createBus,
   createLogger,
   type EventBus,
   type RunningService,
+  type ServiceModule,
   type Subscription,
   signAssertion,
   startService,
 } from '@parley/kit';
+import { ServiceEnv } from '@parley/kit/config';
 import { type NatsServer, startNatsServer } from '@parley/kit/local';
 import { createTestDatabase } from '@parley/kit/testing';
 import pg from 'pg';
+import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// A real second service for the test (not a dependency of settings: tests only, by path).
-import { bookingService } from '../../booking/src/service.ts';
 import { settingsService } from '../src/service.ts';
 
 /**
- * Diagnostics over real NATS request/reply: the settings and booking services run for real;
- * voice and blog are stand-ins answering their checks the way the kit does; email never
- * answers (then is absent), identity is not running. On a NATS server of its own, so no other
- * test's services answer for the ones this test says are absent.
+ * Diagnostics over real NATS request/reply: the settings service runs for real, and so does a
+ * second service built on the kit under the name booking (the kit's own database check and
+ * dead-letter responders; nothing of booking's code); voice and blog are stand-ins answering
+ * their checks the way the kit does; email never answers (then is absent), identity is not
+ * running. On a NATS server of its own, so no other test's services answer for the ones this
+ * test says are absent.
  */
+const noMigrations = mkdtempSync(join(tmpdir(), 'parley-diag-no-migrations-'));
+const bookingStandIn: ServiceModule = {
+  name: 'booking',
+  envSchema: Type.Object(ServiceEnv),
+  migrationsDir: noMigrations,
+  events: { publishes: [], consumes: [] },
+  async register() {},
+};
 
 const secret = randomBytes(32).toString('hex');
 const logger = createLogger('settings-diag-test', 'silent');
@@ -76,6 +91,10 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent' as const,
   });
   bookingDb = await createTestDatabase('settings_diag_booking');
+  const setup = new pg.Client({ connectionString: bookingDb });
+  await setup.connect();
+  await setup.query(BACKBONE_SCHEMA_SQL);
+  await setup.end();
   [settings, booking] = await Promise.all([
     startService(settingsService, {
       env: {
@@ -88,7 +107,12 @@ beforeAll(async () => {
       logger,
       listen: { host: '127.0.0.1', port: 0 },
     }),
-    startService(bookingService, { env: env(bookingDb), logger, listen: { host: '127.0.0.1', port: 0 } }),
+    startService(bookingStandIn, {
+      env: env(bookingDb),
+      logger,
+      migrate: false,
+      listen: { host: '127.0.0.1', port: 0 },
+    }),
   ]);
   harness = await createBus({ natsUrl: nats.url, name: 'diag-harness', logger });
   const database = (s: string) => ({
@@ -125,6 +149,7 @@ afterAll(async () => {
   await settings?.stop();
   await booking?.stop();
   await nats?.dispose();
+  rmSync(noMigrations, { recursive: true, force: true });
 });
 
 describe('POST /api/admin/diagnostics/{testId}', () => {

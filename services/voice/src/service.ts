@@ -17,35 +17,25 @@ import { SpeechService } from './speech.service.ts';
 import { SpeechBudget } from './speech-budget.ts';
 
 /**
- * The speech cache's retention job: every replica runs it (at start, then periodically); the
- * repository lets one prune at a time. It also drops the paid budget's old buckets. Stopped on
- * shutdown, after a pass under way.
+ * The speech cache's retention job, on one replica at a time (the repository also lets one
+ * prune at a time): at start, then periodically. It also drops the paid budget's old buckets.
  */
 function scheduleSpeechCachePruning(
   repo: SpeechRepository,
   budgetRepo: SpeechBudgetRepository,
   limits: VoiceSettings['speechCache'],
-  deps: Pick<ServiceDeps, 'logger' | 'onShutdown' | 'now'>,
+  deps: Pick<ServiceDeps, 'logger' | 'job' | 'now'>,
 ) {
-  let running: Promise<void> | null = null;
-  const pass = () => {
-    running ??= repo
-      .prune(limits)
-      .then(async (result) => {
-        if (result.expired || result.evicted) deps.logger.info({ ...result, limits }, 'speech cache pruned');
-        await budgetRepo.prune(deps.now());
-      })
-      .catch((err) => deps.logger.warn({ err }, 'speech cache pruning failed; will retry'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(pass, limits.pruneEveryMs);
-  timer.unref();
-  pass();
-  deps.onShutdown(async () => {
-    clearInterval(timer);
-    await running;
+  deps.job({
+    name: 'speech-cache-retention',
+    scope: 'one',
+    everyMs: limits.pruneEveryMs,
+    firstAfterMs: 0,
+    run: async () => {
+      const result = await repo.prune(limits);
+      if (result.expired || result.evicted) deps.logger.info({ ...result, limits }, 'speech cache pruned');
+      await budgetRepo.prune(deps.now());
+    },
   });
 }
 

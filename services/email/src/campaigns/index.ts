@@ -2,16 +2,18 @@ import { MAX_CAMPAIGNS_PER_HOUR } from '@parley/contracts';
 import type { ServiceInstance } from '@parley/kit';
 import type { EmailContext } from '../context.ts';
 import type { MailHandle } from '../mail.ts';
+import { DeliveryRepository } from './delivery.repository.ts';
 import { DeliveryLog } from './delivery-log.ts';
 import { deliveryLogRoutes } from './delivery-log-routes.ts';
+import { LaunchService } from './launch.service.ts';
 import { CampaignsRepository } from './repo.ts';
 import { campaignRoutes } from './routes.ts';
-import { CampaignSender } from './sender.ts';
+import { CampaignScheduler, SendWorker } from './worker.ts';
 
 /** What the rest of the service (and tests) may use of campaigns. */
 export interface CampaignsHandle {
   repo: CampaignsRepository;
-  sender: CampaignSender;
+  launches: LaunchService;
 }
 
 /** Campaigns: CRUD, test sends, launches, the shared sender workers, the scheduler and the reaper. */
@@ -24,11 +26,11 @@ export async function registerCampaigns(
   const c = deps.config;
   const logger = deps.logger.child({ component: 'campaigns' });
   const repo = new CampaignsRepository(deps.pool);
-  const sender = new CampaignSender({
+  const delivery = new DeliveryRepository(deps.pool, logger);
+  const worker = new SendWorker({
     pool: deps.pool,
     logger,
     transports: mail.transports,
-    settings: mail.settings,
     signer: mail.signer,
     origin: mail.mailer.origin,
     recordBounce: (trackingId, address, reason, source) =>
@@ -42,19 +44,36 @@ export async function registerCampaigns(
       retryBaseMs: (c.CAMPAIGN_RETRY_BASE_SECONDS ?? 60) * 1000,
       maxAttempts: c.CAMPAIGN_MAX_ATTEMPTS ?? 4,
       pollMs: c.CAMPAIGN_POLL_MS ?? 500,
-      tickMs: c.CAMPAIGN_TICK_MS ?? 2000,
       connectionFailures: c.CAMPAIGN_CONNECTION_FAILURES ?? 3,
-      liveSendsPerHour: c.CAMPAIGN_LIVE_SENDS_PER_HOUR ?? MAX_CAMPAIGNS_PER_HOUR,
       window: c.CAMPAIGN_WINDOW_MESSAGES
         ? { messages: c.CAMPAIGN_WINDOW_MESSAGES, seconds: c.CAMPAIGN_WINDOW_SECONDS ?? 3600 }
         : null,
     },
+    delivery,
   });
-  await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, sender, mail }));
+  const launches = new LaunchService({
+    pool: deps.pool,
+    logger,
+    settings: mail.settings,
+    liveSendsPerHour: c.CAMPAIGN_LIVE_SENDS_PER_HOUR ?? MAX_CAMPAIGNS_PER_HOUR,
+    workerId: worker.workerId,
+    kick: () => worker.kick(),
+    completeFinished: () => worker.completeFinished(),
+  });
+  const scheduler = new CampaignScheduler({ worker, delivery, launches });
+  await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, launches, mail }));
   await app.register(async (scope) => deliveryLogRoutes(scope, { deps, log: new DeliveryLog(deps.pool) }));
-  app.addHook('onReady', async () => sender.start());
-  // With the HTTP server (the first phase of a stop): the sender finishes its batch before
+  app.addHook('onReady', async () => worker.start());
+  const tickMs = c.CAMPAIGN_TICK_MS ?? 2000;
+  deps.job({
+    name: 'campaign-scheduler',
+    scope: 'each',
+    everyMs: tickMs,
+    firstAfterMs: Math.min(tickMs, 200),
+    run: () => scheduler.tick(),
+  });
+  // With the HTTP server (the first phase of a stop): the worker finishes its batch before
   // the shutdown tasks close the transports.
-  app.addHook('onClose', async () => sender.stop());
-  return { repo, sender };
+  app.addHook('onClose', async () => worker.stop());
+  return { repo, launches };
 }

@@ -24,9 +24,10 @@ import { HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { EmailDb } from '../db.ts';
 import type { MailHandle } from '../mail.ts';
 import { validTestAddresses } from '../routes/test-mail.ts';
+import { validateInput } from './campaign-input.ts';
 import { CampaignComposer } from './compose.ts';
-import { type CampaignsRepository, validateInput } from './repo.ts';
-import type { CampaignSender } from './sender.ts';
+import type { LaunchResult, LaunchService } from './launch.service.ts';
+import type { CampaignsRepository } from './repo.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const sendErrors = { ...errors, 429: ErrorBody, 500: ErrorBody };
@@ -38,11 +39,11 @@ export async function campaignRoutes(
     deps: ServiceDeps;
     db: EmailDb;
     repo: CampaignsRepository;
-    sender: CampaignSender;
+    launches: LaunchService;
     mail: MailHandle;
   },
 ) {
-  const { deps, repo, sender, mail } = ctx;
+  const { deps, repo, launches, mail } = ctx;
   const admin = deps.auth.admin;
 
   app.get(
@@ -145,7 +146,7 @@ export async function campaignRoutes(
       reply.header('cache-control', 'no-store');
       const b = request.body;
       const c = await repo.require(request.params.id);
-      return sender.mergeCheck(
+      return launches.mergeCheck(
         { subject: c.subject, html: c.htmlContent, text: c.textContent },
         {
           addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
@@ -163,17 +164,14 @@ export async function campaignRoutes(
       async (request) => {
         // A newsletter's companion campaign is the newsletter's to drive (404 here).
         await repo.require(request.params.id);
-        await sender[action](request.params.id);
+        await launches[action](request.params.id);
         request.log.info({ campaignId: request.params.id, by: request.admin?.adminId }, `campaign ${action}`);
         return repo.require(request.params.id);
       },
     );
   }
 
-  const launched = async (
-    id: number,
-    r: Awaited<ReturnType<CampaignSender['launch']>>,
-  ): Promise<SendCampaignResponse> => {
+  const launched = async (id: number, r: LaunchResult): Promise<SendCampaignResponse> => {
     const campaign = await repo.require(id);
     const who = r.testMode
       ? `${plural(r.recipients, 'test address', 'test addresses')} (test mode; ${plural(r.originalRecipients, 'live recipient')})`
@@ -226,7 +224,7 @@ export async function campaignRoutes(
       if (b.confirmSend !== true) throw new HttpError(400, CAMPAIGN_MESSAGES.confirm);
       const c = await repo.require(request.params.id);
       const r = await guarded(request, () =>
-        sender.launch(c.id, {
+        launches.launch(c.id, {
           kind: 'send',
           addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
           contactIds: b.contactIds ?? c.targetContactIds,
@@ -263,7 +261,7 @@ export async function campaignRoutes(
         throw new HttpError(400, `${CAMPAIGN_MESSAGES.noContacts}: ${CAMPAIGN_MESSAGES.noContactsResend}`);
       const c = await repo.require(request.params.id);
       const r = await guarded(request, () =>
-        sender.launch(c.id, {
+        launches.launch(c.id, {
           kind: 'resend',
           addressBookIds: b.addressBookIds ?? [],
           contactIds: b.contactIds,

@@ -35,7 +35,7 @@ export async function registerNewsletters(
     repo,
     campaigns: parts.campaigns.repo,
     blog: parts.blog,
-    sender: parts.campaigns.sender,
+    launches: parts.campaigns.launches,
     mailer: parts.mail.mailer,
     analytics: parts.analytics.repo,
     origin: publicOriginOf(deps.config),

@@ -8,13 +8,14 @@ import {
 } from '@parley/contracts';
 import { conflict, inTransaction, notFound } from '@parley/kit';
 import type pg from 'pg';
+import { type Audience, countLive } from '../campaigns/audience.repository.ts';
+import { lockLaunches } from '../campaigns/launch.service.ts';
 import {
   type CampaignsRepository,
   type DraftContent,
   type FixableDrafts,
   readDraftContent,
 } from '../campaigns/repo.ts';
-import { type Audience, countLive, lockLaunches } from '../campaigns/sender.ts';
 import { withPreheader } from '../domain/newsletter-template.ts';
 
 /**

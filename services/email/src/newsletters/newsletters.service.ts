@@ -27,9 +27,10 @@ import { badRequest, conflict, HttpError, notFound } from '@parley/kit';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
 import { addCounts, NO_MAIL, performanceOf } from '../analytics/domain.ts';
 import { engagementReport } from '../analytics/engagement.ts';
+import type { Audience } from '../campaigns/audience.repository.ts';
 import { personalise } from '../campaigns/compose.ts';
+import type { LaunchResult, LaunchService } from '../campaigns/launch.service.ts';
 import type { CampaignsRepository, FixableDrafts } from '../campaigns/repo.ts';
-import type { Audience, CampaignSender, LaunchResult } from '../campaigns/sender.ts';
 import { sanitizeEmailHtml, textOfHtml } from '../domain/email-html.ts';
 import { proposeHtmlFix } from '../domain/html-fix.ts';
 import type { MergeCheck } from '../domain/merge-check.ts';
@@ -57,7 +58,7 @@ export function audienceOf(b: {
   return null;
 }
 
-/** The sender's form of an audience (company names lower-cased and trimmed, blanks dropped). */
+/** The launch service's form of an audience (company names lower-cased and trimmed, blanks dropped). */
 export function resolveAudience(a: NewsletterAudience): Audience {
   switch (a.type) {
     case 'all':
@@ -93,7 +94,7 @@ export class NewslettersService {
       repo: NewslettersRepository;
       campaigns: CampaignsRepository;
       blog: BlogCopyRepository;
-      sender: CampaignSender;
+      launches: LaunchService;
       mailer: Mailer;
       analytics: AnalyticsRepository;
       origin: string;
@@ -193,7 +194,7 @@ export class NewslettersService {
   /** The pre-send check of merge fields for the audience the send dialog holds. */
   async mergeCheck(id: number, audience: NewsletterAudience, testRequested: boolean): Promise<MergeCheck> {
     const n = await this.deps.repo.require(id);
-    return this.deps.sender.mergeCheck(
+    return this.deps.launches.mergeCheck(
       { subject: n.subject, preheader: n.preheader, html: n.htmlContent, text: n.textContent },
       resolveAudience(audience),
       testRequested,
@@ -228,7 +229,7 @@ export class NewslettersService {
     };
   }
 
-  /** The sender's 409 about a campaign is, here, about the newsletter. */
+  /** The launch service's 409 about a campaign is, here, about the newsletter. */
   private async launch(
     campaignId: number,
     kind: 'send' | 'resend',
@@ -236,7 +237,7 @@ export class NewslettersService {
     testRequested: boolean,
   ): Promise<LaunchResult> {
     try {
-      return await this.deps.sender.launch(campaignId, { kind, ...audience, testRequested });
+      return await this.deps.launches.launch(campaignId, { kind, ...audience, testRequested });
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 409)
         throw conflict(kind === 'send' ? NEWSLETTER_MESSAGES.notDraft : NEWSLETTER_MESSAGES.notSent);
@@ -285,7 +286,7 @@ export class NewslettersService {
     const n = await this.requireStatus(id, 'scheduled', NEWSLETTER_MESSAGES.notScheduled);
     const campaignId = n.campaignId as number;
     try {
-      await this.deps.sender.cancel(campaignId);
+      await this.deps.launches.cancel(campaignId);
     } catch (err) {
       if (err instanceof HttpError && err.statusCode === 409)
         throw conflict(NEWSLETTER_MESSAGES.notScheduled);
@@ -311,7 +312,7 @@ export class NewslettersService {
    */
   async resume(id: number): Promise<NewsletterSendResponse> {
     const n = await this.requireStatus(id, 'paused', NEWSLETTER_MESSAGES.notPaused);
-    await this.deps.sender.resume(n.campaignId as number);
+    await this.deps.launches.resume(n.campaignId as number);
     const newsletter = await this.deps.repo.require(id);
     return {
       success: true,

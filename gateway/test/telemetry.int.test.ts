@@ -3,13 +3,9 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
+// The producer is the real booking service (a test-only dependency of the gateway).
+import { bookingService } from '@parley/booking/service';
 import type { EventEnvelope } from '@parley/contracts';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../../../gateway/src/app.ts';
-// The producer and the gateway are the real ones (relative imports: the kit package does not
-// depend on them).
-import { bookingService } from '../../booking/src/service.ts';
 import {
   BACKBONE_SCHEMA_SQL,
   busConsumer,
@@ -23,8 +19,11 @@ import {
   startService,
   startTelemetry,
   tracer,
-} from '../src/index.ts';
-import { createTestDatabase } from '../src/testing/index.ts';
+} from '@parley/kit';
+import { createTestDatabase } from '@parley/kit/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
 
 /**
  * Telemetry end to end: a booking made through the gateway yields ONE trace — the browser's

@@ -1,0 +1,372 @@
+import { CONNECTION_FAILURE_COOLDOWN_HOURS } from '@parley/contracts';
+import { enqueueEvent, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
+import type pg from 'pg';
+
+type Logger = ServiceDeps['logger'];
+
+/**
+ * A send's delivery state in SQL, shared by every replica (docs/adr/0051-campaign-sends-claim-rows.md):
+ *
+ * - claim: a worker takes a batch of pending rows with FOR UPDATE SKIP LOCKED and marks them
+ *   'sending' (with a lease) in that same committed statement BEFORE the transport sees them
+ *   (with a shared window, under an advisory lock with the window's ledger).
+ * - settle: after the transport answers, one statement settles the batch (sent, failed, or
+ *   pending again with a later next_attempt_at for a temporary 4xx refusal).
+ * - block: the cooling period after connection failures (sending sends paused).
+ * - reap: 'sending' rows whose lease expired (their worker died) become 'unknown': never
+ *   resent (at most one mail per recipient), shown in the progress and the recipients list.
+ * - complete: whoever sees no pending or sending row left marks the send done and the
+ *   campaign sent and enqueues `email.campaign.sent` (`email.newsletter.sent` for a
+ *   newsletter's companion campaign) in the same transaction (a conditional UPDATE: exactly one wins).
+ */
+
+export interface Claimed {
+  id: string;
+  send_id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  tracking_id: string;
+  attempts: number;
+  /** The claim's time: the mail's Date header, and its time in Sent mail (rendered again with it). */
+  sending_at: Date;
+}
+
+/** What became of one claimed recipient, as the settle writes it. */
+export interface Outcome {
+  id: string;
+  status: 'sent' | 'failed' | 'pending' | 'unknown';
+  error: string | null;
+  delayMs: number;
+  /** -1: the attempt did not happen (no connection), so it does not count. */
+  attemptAdj: number;
+  trackingId: string;
+  sendId: number;
+  /** SES's id of the mail (its notifications name it); null for other transports. */
+  providerId: string | null;
+}
+
+/** A limit shared by every replica: at most `messages` handed out in any `seconds`. */
+export interface SendWindow {
+  messages: number;
+  seconds: number;
+}
+
+/** The lock that makes a window's check and claim one step across replicas. */
+const WINDOW_LOCK = 0x70a7_1e02;
+
+const CLAIM_SQL = `WITH c AS (
+     SELECT r."id" FROM "email_campaign_recipients" r
+     WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
+       AND r."send_id" IN (SELECT "id" FROM "email_campaign_sends" WHERE "status" = 'sending')
+     ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
+   UPDATE "email_campaign_recipients" r
+     SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
+         "lease_until" = now() + $3 * interval '1 millisecond', "sending_at" = now()
+   FROM c WHERE r."id" = c."id"
+   RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts",
+     r."sending_at"`;
+
+/**
+ * Claims up to `batchSize` due recipients for `worker` (committed 'sending' with a lease before
+ * any byte goes out). With a shared window, the room left in it is read and the claim recorded
+ * in `email_send_ledger` in one transaction under an advisory lock, so replicas together never
+ * claim more than the window allows; without one, a single statement and no lock.
+ */
+export async function claimRecipients(
+  pool: pg.Pool,
+  worker: string,
+  o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
+): Promise<Claimed[]> {
+  const window = o.window;
+  if (!window) return (await pool.query<Claimed>(CLAIM_SQL, [o.batchSize, worker, o.leaseMs])).rows;
+  return inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [WINDOW_LOCK]);
+    const { rows } = await client.query<{ used: number }>(
+      `WITH gone AS (DELETE FROM "email_send_ledger" WHERE "claimed_at" <= now() - $1 * interval '1 second')
+       SELECT coalesce(sum("messages"), 0)::int AS used FROM "email_send_ledger"
+       WHERE "claimed_at" > now() - $1 * interval '1 second'`,
+      [window.seconds],
+    );
+    const room = window.messages - (rows[0]?.used ?? 0);
+    if (room <= 0) return [];
+    const claimed = (await client.query<Claimed>(CLAIM_SQL, [Math.min(o.batchSize, room), worker, o.leaseMs]))
+      .rows;
+    if (claimed.length)
+      await client.query(`INSERT INTO "email_send_ledger" ("messages") VALUES ($1)`, [claimed.length]);
+    return claimed;
+  });
+}
+
+export class DeliveryRepository {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Claims a batch for `worker` (see claimRecipients). */
+  claim(
+    worker: string,
+    o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
+  ): Promise<Claimed[]> {
+    return claimRecipients(this.pool, worker, o);
+  }
+
+  /**
+   * One statement settles the batch (the rows are what Sent mail lists of campaign mail, with
+   * the transport that had them); tracking rows follow in the same transaction. Only rows
+   * `worker` claimed are settled.
+   */
+  async settle(worker: string, outcomes: Outcome[], transport: string): Promise<void> {
+    if (!outcomes.length) return;
+    await inTransaction(this.pool, async (client) => {
+      // A row the reaper already called unknown (this worker's lease ran out while it worked)
+      // is settled with what really happened. A send that was finished meanwhile (completed on
+      // unknown rows, or cancelled while these were in flight) answers from `finished`: its
+      // counts are taken again below. Its row is share-locked (`s`) so a cancel, which locks it
+      // before counting, counts after this commits or is seen here as cancelled: never neither.
+      const { rows: finished } = await client.query<{ send_id: number }>(
+        `WITH s AS (
+           SELECT "id", "status"::text AS status FROM "email_campaign_sends" WHERE "id" = ANY($7::int[]) FOR SHARE
+         ), o AS (
+           SELECT r."id" FROM "email_campaign_recipients" r
+           WHERE r."id" = ANY($1::bigint[]) AND r."worker" = $6 AND r."status" IN ('sending', 'unknown')
+           FOR UPDATE
+         ), settled AS (
+           UPDATE "email_campaign_recipients" r SET
+             "status" = v.status::"mail_status", "last_error" = v.err,
+             "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE r."sent_at" END,
+             "next_attempt_at" = now() + v.delay_ms * interval '1 millisecond',
+             "attempts" = r."attempts" + v.adj, "lease_until" = NULL, "transport" = $8,
+             "provider_message_id" = coalesce(v.provider_id, r."provider_message_id")
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::int[], $9::text[])
+             AS v(id, status, err, delay_ms, adj, provider_id), o
+           WHERE r."id" = v.id AND o."id" = r."id"
+           RETURNING r."send_id"
+         )
+         SELECT DISTINCT st."send_id" FROM settled st JOIN s ON s."id" = st."send_id"
+         WHERE s.status IN ('done', 'cancelled')`,
+        [
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.status),
+          outcomes.map((o) => o.error?.slice(0, 500) ?? null),
+          outcomes.map((o) => o.delayMs),
+          outcomes.map((o) => o.attemptAdj),
+          worker,
+          [...new Set(outcomes.map((o) => o.sendId))],
+          transport,
+          // Shorter than the others (none kept): unnest pads it with nulls.
+          outcomes.some((o) => o.providerId !== null) ? outcomes.map((o) => o.providerId) : [],
+        ],
+      );
+      if (finished.length)
+        await recountFinished(
+          client,
+          finished.map((r) => r.send_id),
+        );
+      const done = outcomes.filter((o) => o.status !== 'pending');
+      if (done.length)
+        await client.query(
+          `UPDATE "email_tracking" t SET "status" = CASE WHEN t."status" = 'bounced' THEN t."status" ELSE v.status END,
+             "error_message" = v.err,
+             "sent_at" = CASE WHEN v.status = 'sent' THEN now() ELSE t."sent_at" END, "updated_at" = now()
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS v(tid, status, err) WHERE t."tracking_id" = v.tid`,
+          [
+            done.map((o) => o.trackingId),
+            done.map((o) => o.status),
+            done.map((o) => o.error?.slice(0, 500) ?? null),
+          ],
+        );
+    });
+  }
+
+  /** The cooling period: no campaign goes out for 24 hours; sending campaigns are paused. */
+  async block(reason: string): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO "email_send_blocks" ("reason", "blocked_until")
+         SELECT $1, now() + $2 * interval '1 hour'
+         WHERE NOT EXISTS (SELECT 1 FROM "email_send_blocks" WHERE "blocked_until" > now())`,
+        [reason.slice(0, 500), CONNECTION_FAILURE_COOLDOWN_HOURS],
+      );
+      // A test-mode send belongs to no campaign state an admin could resume: it stops here,
+      // counted as it ends. Locked first: the count then sees every settle that held its row
+      // (a settle after this sees it cancelled and counts again).
+      await client.query(`SELECT 1 FROM "email_campaign_sends" WHERE "status" = 'sending' FOR UPDATE`);
+      const counted = (status: string) =>
+        `CASE WHEN s."test_mode" THEN (SELECT count(*)::int FROM "email_campaign_recipients" r
+           WHERE r."send_id" = s."id" AND r."status" = '${status}') ELSE s."${status}_count" END`;
+      await client.query(
+        `UPDATE "email_campaign_sends" s SET
+           "status" = CASE WHEN s."test_mode" THEN 'cancelled'::"campaign_send_status" ELSE 'paused'::"campaign_send_status" END,
+           "finished_at" = CASE WHEN s."test_mode" THEN now() ELSE s."finished_at" END,
+           "sent_count" = ${counted('sent')}, "failed_count" = ${counted('failed')},
+           "unknown_count" = ${counted('unknown')}
+         WHERE s."status" = 'sending'`,
+      );
+      await client.query(
+        `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "status" = 'sending'`,
+      );
+    });
+    this.logger.error(
+      { reason, hours: CONNECTION_FAILURE_COOLDOWN_HOURS },
+      'mail server unreachable: campaign sending blocked for the cooling period; sending campaigns paused',
+    );
+  }
+
+  /**
+   * Rows whose worker died mid-send: unknown, never resent. Answers how many. One transaction
+   * marks them and their tracking rows (Sent mail lists the rows, with the Message-ID and Date
+   * they carried): a worker that answers late waits for it, so its real outcome is the one that stays.
+   */
+  async reap(): Promise<number> {
+    const rows = await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ send_id: number; tracking_id: string }>(
+        `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
+           "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
+         WHERE "status" = 'sending' AND "lease_until" < now()
+         RETURNING "send_id", "tracking_id"`,
+      );
+      if (!rows.length) return rows;
+      await client.query(
+        `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
+        [rows.map((r) => r.tracking_id)],
+      );
+      // A send cancelled while these were in flight counted them as neither: counted again.
+      const { rows: finished } = await client.query<{ id: number }>(
+        `SELECT "id" FROM "email_campaign_sends" WHERE "id" = ANY($1::int[]) AND "status" IN ('done', 'cancelled')
+         FOR SHARE`,
+        [[...new Set(rows.map((r) => r.send_id))]],
+      );
+      if (finished.length)
+        await recountFinished(
+          client,
+          finished.map((r) => r.id),
+        );
+      return rows;
+    });
+    if (rows.length)
+      this.logger.warn({ count: rows.length }, 'campaign recipients with an expired lease marked unknown');
+    return rows.length;
+  }
+
+  /**
+   * Sends with nothing pending or sending left: done, the campaign sent, `email.campaign.sent`
+   * enqueued, in one transaction. The conditional UPDATE lets exactly one caller win; each
+   * send this caller completed is told to `onCompleted`. Answers how many.
+   */
+  async completeFinished(sendIds?: number[], onCompleted?: (sendId: number) => void): Promise<number> {
+    const { rows: candidates } = await this.pool.query<{ id: number }>(
+      `SELECT s."id" FROM "email_campaign_sends" s
+       WHERE s."status" = 'sending' ${sendIds ? 'AND s."id" = ANY($1::int[])' : ''}
+         AND NOT EXISTS (SELECT 1 FROM "email_campaign_recipients" r
+                         WHERE r."send_id" = s."id" AND r."status" IN ('pending', 'sending'))`,
+      sendIds ? [sendIds] : [],
+    );
+    let completed = 0;
+    for (const { id } of candidates) {
+      const won = await inTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<{
+          campaign_id: number;
+          total: number;
+          test_mode: boolean;
+          sent: number;
+          failed: number;
+          unknown: number;
+          finished_at: Date;
+        }>(
+          `UPDATE "email_campaign_sends" s SET "status" = 'done', "finished_at" = now(),
+             "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+           FROM (SELECT count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+                        count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+                        count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+                 FROM "email_campaign_recipients" WHERE "send_id" = $1) x
+           WHERE s."id" = $1 AND s."status" = 'sending'
+             AND NOT EXISTS (SELECT 1 FROM "email_campaign_recipients" r
+                             WHERE r."send_id" = $1 AND r."status" IN ('pending', 'sending'))
+           RETURNING s."campaign_id", s."total", s."test_mode", x.sent, x.failed, x.unknown, s."finished_at"`,
+          [id],
+        );
+        const s = rows[0];
+        if (!s) return false;
+        // A test-mode send changes nothing of the campaign (its counts are the live sends').
+        const { rows: camp } = await client.query<{ name: string; newsletter_id: number | null }>(
+          s.test_mode
+            ? `SELECT "name", "newsletter_id" FROM "email_campaigns" WHERE "id" = $1`
+            : `UPDATE "email_campaigns" SET "status" = 'sent', "sent_at" = $2, "updated_at" = now(),
+                 "sent_count" = "sent_count" + $3, "total_recipients" = "total_recipients" + $4
+               WHERE "id" = $1 RETURNING "name", "newsletter_id"`,
+          s.test_mode ? [s.campaign_id] : [s.campaign_id, s.finished_at, s.sent, s.total],
+        );
+        const newsletterId = camp[0]?.newsletter_id ?? null;
+        const { rows: newsletter } =
+          newsletterId === null
+            ? { rows: [] }
+            : await client.query<{ name: string; blog_post_id: string | null }>(
+                `SELECT "name", "blog_post_id" FROM "newsletters" WHERE "id" = $1`,
+                [newsletterId],
+              );
+        if (newsletter[0]) {
+          // A newsletter's companion campaign: the newsletter went out (not a campaign).
+          await enqueueEvent(pgExecutor(client), 'email.newsletter.sent', {
+            newsletterId: String(newsletterId),
+            name: newsletter[0].name,
+            blogPostId: newsletter[0].blog_post_id,
+            recipients: s.total,
+            sent: s.sent,
+            failed: s.failed + s.unknown,
+            test: s.test_mode,
+            sentAt: s.finished_at.toISOString(),
+          });
+        } else {
+          await enqueueEvent(pgExecutor(client), 'email.campaign.sent', {
+            campaignId: String(s.campaign_id),
+            name: camp[0]?.name ?? '',
+            recipients: s.total,
+            sent: s.sent,
+            failed: s.failed + s.unknown,
+            test: s.test_mode,
+            sentAt: s.finished_at.toISOString(),
+          });
+        }
+        this.logger.info(
+          { campaignId: s.campaign_id, sendId: id, sent: s.sent, failed: s.failed, unknown: s.unknown },
+          'campaign send finished',
+        );
+        return true;
+      });
+      if (won) {
+        completed++;
+        onCompleted?.(id);
+      }
+    }
+    return completed;
+  }
+}
+
+/**
+ * A finished send's counts taken again from its rows (a row settled or reaped after it was
+ * completed or cancelled), and its campaign's running totals moved by the difference (a live
+ * send added its counts to the campaign when it finished; a test-mode send never does).
+ * Needs PostgreSQL 18 (RETURNING old/new).
+ */
+async function recountFinished(client: pg.PoolClient, sendIds: number[]): Promise<void> {
+  await client.query(
+    `WITH x AS (
+       SELECT "send_id", count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
+              count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
+              count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
+       FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id"
+     ), u AS (
+       UPDATE "email_campaign_sends" s SET
+         "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
+       FROM x WHERE s."id" = x."send_id" AND s."status" IN ('done', 'cancelled')
+       RETURNING s."campaign_id", s."test_mode", new."sent_count" - old."sent_count" AS delta
+     )
+     UPDATE "email_campaigns" c SET "sent_count" = c."sent_count" + d.delta
+     FROM (SELECT "campaign_id", sum(delta)::int AS delta FROM u WHERE NOT "test_mode" GROUP BY 1) d
+     WHERE c."id" = d."campaign_id" AND d.delta <> 0`,
+    [sendIds],
+  );
+}
