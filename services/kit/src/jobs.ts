@@ -45,6 +45,9 @@ function leaderKey(service: string): bigint {
   return createHash('sha256').update(`parley-jobs:${service}`).digest().readBigInt64BE(0);
 }
 
+/** When a running pass is reported as stuck: ten intervals, at least a minute. */
+export const stuckAfterMs = (everyMs: number): number => Math.max(60_000, 10 * everyMs);
+
 export class Jobs {
   private readonly jobs = new Map<string, Scheduled>();
   private started = false;
@@ -153,6 +156,16 @@ export class Jobs {
     // One pass of a job at a time: a slow pass is not overtaken by the next interval's.
     job.running ??= (async () => {
       const t0 = performance.now();
+      // A pass that never ends stops its job silently (the next one waits for it): said once.
+      const stuck = setTimeout(
+        () =>
+          this.opts.logger.warn(
+            { job: job.spec.name, runningMs: Math.round(performance.now() - t0) },
+            'periodic job pass is still running; the job waits for it',
+          ),
+        stuckAfterMs(job.spec.everyMs),
+      );
+      stuck.unref();
       try {
         await job.spec.run(this.stopping.signal);
         this.metrics?.last.set({ job: job.spec.name }, Date.now() / 1000);
@@ -163,6 +176,7 @@ export class Jobs {
           'periodic job failed; it runs again at its next interval',
         );
       } finally {
+        clearTimeout(stuck);
         this.metrics?.duration.observe({ job: job.spec.name }, (performance.now() - t0) / 1000);
         job.running = null;
       }
