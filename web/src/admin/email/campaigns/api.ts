@@ -78,6 +78,21 @@ export function useCampaignProgress(campaign: Campaign) {
   });
 }
 
+/**
+ * Whether the campaign list is behind its send: the list says sending, and an answer of the
+ * progress poll (not one on its way) says otherwise (it finished, or was paused or cancelled
+ * elsewhere). The list is then read again, so the card's status and counts follow. Decided from
+ * the answer itself, not from having seen it sending: a send that finishes before the first
+ * poll after a resume is never seen sending by the card.
+ */
+export function listIsBehind(
+  listStatus: Campaign['status'],
+  polled: CampaignProgress | undefined,
+  fetching: boolean,
+): boolean {
+  return listStatus === 'sending' && !fetching && polled !== undefined && polled.status !== 'sending';
+}
+
 /** After any change: the list (cards, summary) and the analytics are read again. */
 export async function refreshCampaigns(queryClient: QueryClient): Promise<void> {
   await Promise.all([

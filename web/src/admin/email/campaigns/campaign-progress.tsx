@@ -1,12 +1,19 @@
 import type { Campaign } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Pause, Play } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { toast } from '../../../components/toast/index.ts';
 import { ProgressBar, secondaryButton } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { formatCount } from '../audience-api.ts';
-import { pauseCampaign, progressPath, refreshCampaigns, resumeCampaign, useCampaignProgress } from './api.ts';
+import {
+  listIsBehind,
+  pauseCampaign,
+  progressPath,
+  refreshCampaigns,
+  resumeCampaign,
+  useCampaignProgress,
+} from './api.ts';
 
 /**
  * A send's live progress on its card (sent, failed, remaining, rate), read every second while
@@ -18,12 +25,11 @@ export function CampaignProgressPanel({ campaign }: { campaign: Campaign }) {
   const progress = useCampaignProgress(campaign);
   // Polled while sending; otherwise what the list says (paused, or the send's last figures).
   const p = campaign.status === 'sending' ? progress.data : campaign.progress;
-  const wasSending = useRef(campaign.status === 'sending');
+  const behind = listIsBehind(campaign.status, progress.data, progress.isFetching);
 
   useEffect(() => {
-    if (wasSending.current && p.status !== 'sending') void refreshCampaigns(queryClient);
-    wasSending.current = p.status === 'sending';
-  }, [p.status, queryClient]);
+    if (behind) void refreshCampaigns(queryClient);
+  }, [behind, queryClient]);
 
   const toggle = useMutation({
     mutationFn: () =>
