@@ -5,10 +5,17 @@
  * travels booking → NATS → email → SMTP into a sink in the cluster, as one trace; every
  * process's metrics; then an upgrade that enables the missing service (its database is
  * created by the chart's hook Job), the production values' HPA and PDB objects accepted by the
- * API server, and each Deployment scaled alone.
+ * API server, each Deployment scaled alone, and every Deployment rolled under k6 load with no
+ * failed request and every booking made meanwhile confirmed.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../lib/paths.ts';
+import { BIN } from '../tools.ts';
 import {
   adminSession,
   api,
@@ -17,6 +24,7 @@ import {
   cleanup,
   deployments,
   describePods,
+  describeTraffic,
   figure,
   freshNamespace,
   type GatewayPlan,
@@ -34,6 +42,7 @@ import {
   Sink,
   seconds,
   settled,
+  steadyTraffic,
   valuesFile,
   waitFor,
 } from './harness.ts';
@@ -389,5 +398,78 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
         120_000,
       );
     }
+  });
+
+  it('rolls every Deployment under k6 load: no failed request, and every booking made meanwhile is confirmed', async () => {
+    // k6's public browsing at its load profile (20 users, 4 minutes); its latency thresholds
+    // are not this check's (a 2-core node rolling seven Deployments), its failures are.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-k8s-k6-'));
+    const k6 = spawn(
+      BIN.k6,
+      ['run', '--quiet', '--no-color', '--no-thresholds', 'scripts/k6/public-browsing.ts'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, BASE_URL: url, SCENARIO: 'load', K6_SUMMARY_DIR: dir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let k6Err = '';
+    k6.stderr?.on('data', (d) => {
+      k6Err = (k6Err + d).slice(-4000);
+    });
+    const k6Done = new Promise<number>((resolve) => k6.once('exit', (code) => resolve(code ?? 1)));
+    const traffic = steadyTraffic(url, { workers: 1, pauseMs: 250, bookEveryMs: 4000 });
+    let result: Awaited<ReturnType<typeof traffic.stop>>;
+    try {
+      // Into the profile's steady part, then every Deployment of the release restarted at once.
+      await new Promise((r) => setTimeout(r, 35_000));
+      const ds = (await deployments(NS)).filter((d) => d.name !== sink.name);
+      const t0 = Date.now();
+      await kubectlOk(['-n', NS, 'rollout', 'restart', ...ds.map((d) => `deployment/${d.name}`)]);
+      for (const d of ds) await rolloutStatus(NS, d.name);
+      figure(
+        `kubectl rollout restart (${ds.length} Deployments at once)`,
+        `complete in ${seconds(Date.now() - t0)}`,
+      );
+    } finally {
+      result = await traffic.stop();
+    }
+    const code = await k6Done;
+    expect(code, k6Err).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      metrics: Record<string, { values: Record<string, number> }>;
+    };
+    rmSync(dir, { recursive: true, force: true });
+    const requests = summary.metrics.http_reqs?.values.count ?? 0;
+    const failedRate = summary.metrics.http_req_failed?.values.rate ?? 1;
+    const checks = summary.metrics.checks?.values.rate ?? 0;
+    figure(
+      'k6 public browsing (load) during the roll',
+      `${requests} requests, failed ${(failedRate * 100).toFixed(2)} %, checks passed ${(checks * 100).toFixed(2)} %`,
+    );
+    figure('steady traffic with bookings during the roll', describeTraffic(result));
+    expect(requests).toBeGreaterThan(100);
+    expect(failedRate, 'k6 requests failed').toBe(0);
+    expect(checks, 'k6 checks passed').toBe(1);
+    expect(result.failures, describeTraffic(result)).toBe(0);
+    expect(traffic.bookings.length, 'bookings made during the roll').toBeGreaterThan(0);
+    // No event lost: each booking's confirmation arrives, exactly once.
+    const t1 = Date.now();
+    await waitFor(
+      'a confirmation for every booking made during the roll',
+      async () => {
+        const got = await sink.recipients();
+        return traffic.bookings.every((e) => got[e] === 1) ? true : undefined;
+      },
+      180_000,
+    );
+    const got = await sink.recipients();
+    expect(traffic.bookings.filter((e) => got[e] !== 1)).toEqual([]);
+    figure(
+      'bookings during the roll',
+      `${traffic.bookings.length} made, each confirmed exactly once (the last ${seconds(Date.now() - t1)} after the roll)`,
+    );
+    const list = (await pods(NS)).filter((p) => !p.deleting);
+    for (const p of list) expect(p.restarts, `${p.name} restarts`).toBe(0);
   });
 });
