@@ -6,7 +6,8 @@
  * process's metrics; then an upgrade that enables the missing service (its database is
  * created by the chart's hook Job), the production values' HPA and PDB objects accepted by the
  * API server, each Deployment scaled alone, and every Deployment rolled under k6 load with no
- * failed request and every booking made meanwhile confirmed.
+ * failed request and every booking made meanwhile confirmed; the NATS pod deleted mid-traffic
+ * with every service staying Ready and every committed event delivered once it is back.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -398,6 +399,71 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
         120_000,
       );
     }
+  });
+
+  it('keeps every service Ready while the NATS pod is deleted mid-traffic, and delivers every committed event once it is back', async () => {
+    const traffic = steadyTraffic(url, { workers: 1, pauseMs: 250, bookEveryMs: 4000 });
+    const notReady = new Set<string>();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        for (const p of await pods(NS))
+          if (!p.deleting && p.component !== 'nats' && !p.ready) notReady.add(p.name);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    let result: Awaited<ReturnType<typeof traffic.stop>>;
+    let away = 0;
+    let madeWhileAway = 0;
+    try {
+      await waitFor('traffic flowing', async () => (traffic.bookings.length >= 1 ? true : undefined), 60_000);
+      const nats = (await pods(NS)).find((p) => p.component === 'nats' && !p.deleting);
+      expect(nats, 'the NATS pod').toBeDefined();
+      const before = traffic.bookings.length;
+      const t0 = Date.now();
+      await kubectlOk(['-n', NS, 'delete', 'pod', nats?.name as string, '--wait=false']);
+      await waitFor(
+        'NATS back (a new pod, Ready)',
+        async () =>
+          (await pods(NS)).some(
+            (p) => p.component === 'nats' && !p.deleting && p.ready && p.uid !== nats?.uid,
+          )
+            ? true
+            : undefined,
+        180_000,
+      );
+      away = Date.now() - t0;
+      madeWhileAway = traffic.bookings.length - before;
+      // A few more after its return, then the loop stops.
+      const back = traffic.bookings.length;
+      await waitFor(
+        'bookings after NATS is back',
+        async () => (traffic.bookings.length >= back + 2 ? true : undefined),
+        60_000,
+      );
+    } finally {
+      result = await traffic.stop();
+      watching = false;
+      await watcher;
+    }
+    figure('steady traffic across the NATS pod deletion', describeTraffic(result));
+    expect(result.failures, describeTraffic(result)).toBe(0);
+    expect([...notReady], 'pods that were not Ready meanwhile').toEqual([]);
+    const t1 = Date.now();
+    await waitFor(
+      'a confirmation for every booking, NATS back',
+      async () => {
+        const got = await sink.recipients();
+        return traffic.bookings.every((e) => got[e] === 1) ? true : undefined;
+      },
+      180_000,
+    );
+    const got = await sink.recipients();
+    expect(traffic.bookings.filter((e) => got[e] !== 1)).toEqual([]);
+    figure(
+      'NATS pod deleted',
+      `back Ready after ${seconds(away)}; ${madeWhileAway} bookings committed meanwhile; all ${traffic.bookings.length} bookings' events delivered, each confirmation exactly once (${seconds(Date.now() - t1)} after the loop stopped); every service pod stayed Ready`,
+    );
   });
 
   it('rolls every Deployment under k6 load: no failed request, and every booking made meanwhile is confirmed', async () => {
