@@ -7,11 +7,13 @@
  * created by the chart's hook Job), the production values' HPA and PDB objects accepted by the
  * API server, each Deployment scaled alone, and every Deployment rolled under k6 load with no
  * failed request and every booking made meanwhile confirmed; the NATS pod deleted mid-traffic
- * with every service staying Ready and every committed event delivered once it is back.
+ * with every service staying Ready and every committed event delivered once it is back; a
+ * per-client budget that holds across 3 gateway and 3 booking replicas.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -399,6 +401,67 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
         120_000,
       );
     }
+  });
+
+  it('holds the per-client booking budget (20 a minute) across 3 gateway and 3 booking replicas', async () => {
+    for (const p of ['gateway', 'booking'])
+      await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-${p}`, '--replicas=3']);
+    for (const p of ['gateway', 'booking']) await rolloutStatus(NS, `${RELEASE}-${p}`);
+    // Earlier checks booked from this client too: a minute of quiet starts its budget afresh.
+    await new Promise((r) => setTimeout(r, 61_000));
+    const slots: string[] = [];
+    for (let day = 1; day <= 30 && slots.length < 45; day++) {
+      const date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+      const r = await api(url, `/api/bookings/available?date=${date}`);
+      slots.push(...((r.body?.availableSlots as string[] | undefined) ?? []));
+    }
+    expect(slots.length, 'free slots to book').toBeGreaterThanOrEqual(45);
+    // Each booking on a connection of its own, so the Service spreads them over the replicas.
+    const post = (i: number) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({
+          name: `Budget ${i}`,
+          email: `budget-${i}-${Date.now()}@example.com`,
+          timeSlot: slots[i],
+        });
+        const req = httpRequest(
+          `${url}/api/bookings`,
+          {
+            method: 'POST',
+            agent: false,
+            headers: { 'content-type': 'application/json', origin: url, connection: 'close' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 9; wave++)
+      statuses.push(...(await Promise.all(Array.from({ length: 5 }, (_, j) => post(wave * 5 + j)))));
+    const tally: Record<number, number> = {};
+    for (const st of statuses) tally[st] = (tally[st] ?? 0) + 1;
+    figure(
+      'booking budget with 3 gateway and 3 booking replicas',
+      `45 bookings from one client: ${JSON.stringify(tally)}`,
+    );
+    expect(tally).toEqual({ 201: 20, 429: 25 });
+    for (const p of ['gateway', 'booking'])
+      await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-${p}`, '--replicas=1']);
+    await waitFor(
+      'gateway and booking back at 1 replica',
+      async () => {
+        const ds = (await deployments(NS)).filter((d) =>
+          [`${RELEASE}-gateway`, `${RELEASE}-booking`].includes(d.name),
+        );
+        return ds.every((d) => d.replicas === 1 && d.ready === 1) ? true : undefined;
+      },
+      120_000,
+    );
+    await settled(NS);
   });
 
   it('keeps every service Ready while the NATS pod is deleted mid-traffic, and delivers every committed event once it is back', async () => {
