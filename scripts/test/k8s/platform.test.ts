@@ -5,10 +5,20 @@
  * travels booking → NATS → email → SMTP into a sink in the cluster, as one trace; every
  * process's metrics; then an upgrade that enables the missing service (its database is
  * created by the chart's hook Job), the production values' HPA and PDB objects accepted by the
- * API server, and each Deployment scaled alone.
+ * API server, each Deployment scaled alone, and every Deployment rolled under k6 load with no
+ * failed request and every booking made meanwhile confirmed; the NATS pod deleted mid-traffic
+ * with every service staying Ready and every committed event delivered once it is back; a
+ * per-client budget that holds across 3 gateway and 3 booking replicas.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../lib/paths.ts';
+import { BIN } from '../tools.ts';
 import {
   adminSession,
   api,
@@ -17,6 +27,7 @@ import {
   cleanup,
   deployments,
   describePods,
+  describeTraffic,
   figure,
   freshNamespace,
   type GatewayPlan,
@@ -34,6 +45,7 @@ import {
   Sink,
   seconds,
   settled,
+  steadyTraffic,
   valuesFile,
   waitFor,
 } from './harness.ts';
@@ -43,8 +55,8 @@ const RELEASE = 'parley';
 /** Installed disabled, enabled by the upgrade. */
 const LATER = 'voice';
 /** The campaign's readers, and the email replicas that send it (they share the send). */
-const CAMPAIGN_RECIPIENTS = 1000;
-const EMAIL_REPLICAS = 2;
+const CAMPAIGN_RECIPIENTS = 20_000;
+const EMAIL_REPLICAS = 3;
 const sink = new Sink(NS);
 let plan: GatewayPlan;
 let gateway: { url: string; close: () => void } | undefined;
@@ -179,24 +191,29 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
     const book = await api(url, '/api/admin/address-books', { body: { name: 'Cluster readers' }, cookie });
     expect(book.status, JSON.stringify(book.body)).toBe(201);
     const readers = Array.from({ length: CAMPAIGN_RECIPIENTS }, (_, i) => `reader${i + 1}@readers.example`);
-    const imported = await api(url, '/api/admin/email/import-manual', {
-      body: {
-        contacts: readers.map((r, i) => `${r},Reader${i + 1},Cluster`).join('\n'),
-        addressBookId: book.body.id,
-      },
-      cookie,
-    });
-    expect([200, 202], JSON.stringify(imported.body)).toContain(imported.status);
-    const done = await waitFor(
-      'the contact import complete',
-      async () => {
-        const r = await api(url, `/api/admin/email/imports/${imported.body.importId}`, { cookie });
-        if (r.body?.status === 'running') return undefined;
-        return r.body;
-      },
-      120_000,
-    );
-    expect(done).toMatchObject({ status: 'completed', imported: CAMPAIGN_RECIPIENTS, errorCount: 0 });
+    // In parts: a manual import takes at most a million characters.
+    const PART = 5000;
+    for (let from = 0; from < readers.length; from += PART) {
+      const part = readers.slice(from, from + PART);
+      const imported = await api(url, '/api/admin/email/import-manual', {
+        body: {
+          contacts: part.map((r, i) => `${r},Reader${from + i + 1},Cluster`).join('\n'),
+          addressBookId: book.body.id,
+        },
+        cookie,
+      });
+      expect([200, 202], JSON.stringify(imported.body)).toContain(imported.status);
+      const done = await waitFor(
+        'the contact import complete',
+        async () => {
+          const r = await api(url, `/api/admin/email/imports/${imported.body.importId}`, { cookie });
+          if (r.body?.status === 'running') return undefined;
+          return r.body;
+        },
+        120_000,
+      );
+      expect(done).toMatchObject({ status: 'completed', imported: part.length, errorCount: 0 });
+    }
     const created = await api(url, '/api/admin/email/campaigns', {
       body: {
         name: 'Cluster campaign',
@@ -384,5 +401,204 @@ describe('the chart, installed with its bundled PostgreSQL and NATS', () => {
         120_000,
       );
     }
+  });
+
+  it('holds the per-client booking budget (20 a minute) across 3 gateway and 3 booking replicas', async () => {
+    for (const p of ['gateway', 'booking'])
+      await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-${p}`, '--replicas=3']);
+    for (const p of ['gateway', 'booking']) await rolloutStatus(NS, `${RELEASE}-${p}`);
+    // Earlier checks booked from this client too: a minute of quiet starts its budget afresh.
+    await new Promise((r) => setTimeout(r, 61_000));
+    const slots: string[] = [];
+    for (let day = 1; day <= 30 && slots.length < 45; day++) {
+      const date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+      const r = await api(url, `/api/bookings/available?date=${date}`);
+      slots.push(...((r.body?.availableSlots as string[] | undefined) ?? []));
+    }
+    expect(slots.length, 'free slots to book').toBeGreaterThanOrEqual(45);
+    // Each booking on a connection of its own, so the Service spreads them over the replicas.
+    const post = (i: number) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({
+          name: `Budget ${i}`,
+          email: `budget-${i}-${Date.now()}@example.com`,
+          timeSlot: slots[i],
+        });
+        const req = httpRequest(
+          `${url}/api/bookings`,
+          {
+            method: 'POST',
+            agent: false,
+            headers: { 'content-type': 'application/json', origin: url, connection: 'close' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 9; wave++)
+      statuses.push(...(await Promise.all(Array.from({ length: 5 }, (_, j) => post(wave * 5 + j)))));
+    const tally: Record<number, number> = {};
+    for (const st of statuses) tally[st] = (tally[st] ?? 0) + 1;
+    figure(
+      'booking budget with 3 gateway and 3 booking replicas',
+      `45 bookings from one client: ${JSON.stringify(tally)}`,
+    );
+    expect(tally).toEqual({ 201: 20, 429: 25 });
+    for (const p of ['gateway', 'booking'])
+      await kubectlOk(['-n', NS, 'scale', `deployment/${RELEASE}-${p}`, '--replicas=1']);
+    await waitFor(
+      'gateway and booking back at 1 replica',
+      async () => {
+        const ds = (await deployments(NS)).filter((d) =>
+          [`${RELEASE}-gateway`, `${RELEASE}-booking`].includes(d.name),
+        );
+        return ds.every((d) => d.replicas === 1 && d.ready === 1) ? true : undefined;
+      },
+      120_000,
+    );
+    await settled(NS);
+  });
+
+  it('keeps every service Ready while the NATS pod is deleted mid-traffic, and delivers every committed event once it is back', async () => {
+    const traffic = steadyTraffic(url, { workers: 1, pauseMs: 250, bookEveryMs: 4000 });
+    const notReady = new Set<string>();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        for (const p of await pods(NS))
+          if (!p.deleting && p.component !== 'nats' && !p.ready) notReady.add(p.name);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    let result: Awaited<ReturnType<typeof traffic.stop>>;
+    let away = 0;
+    let madeWhileAway = 0;
+    try {
+      await waitFor('traffic flowing', async () => (traffic.bookings.length >= 1 ? true : undefined), 60_000);
+      const nats = (await pods(NS)).find((p) => p.component === 'nats' && !p.deleting);
+      expect(nats, 'the NATS pod').toBeDefined();
+      const before = traffic.bookings.length;
+      const t0 = Date.now();
+      await kubectlOk(['-n', NS, 'delete', 'pod', nats?.name as string, '--wait=false']);
+      await waitFor(
+        'NATS back (a new pod, Ready)',
+        async () =>
+          (await pods(NS)).some(
+            (p) => p.component === 'nats' && !p.deleting && p.ready && p.uid !== nats?.uid,
+          )
+            ? true
+            : undefined,
+        180_000,
+      );
+      away = Date.now() - t0;
+      madeWhileAway = traffic.bookings.length - before;
+      // A few more after its return, then the loop stops.
+      const back = traffic.bookings.length;
+      await waitFor(
+        'bookings after NATS is back',
+        async () => (traffic.bookings.length >= back + 2 ? true : undefined),
+        60_000,
+      );
+    } finally {
+      result = await traffic.stop();
+      watching = false;
+      await watcher;
+    }
+    figure('steady traffic across the NATS pod deletion', describeTraffic(result));
+    expect(result.failures, describeTraffic(result)).toBe(0);
+    expect([...notReady], 'pods that were not Ready meanwhile').toEqual([]);
+    const t1 = Date.now();
+    await waitFor(
+      'a confirmation for every booking, NATS back',
+      async () => {
+        const got = await sink.recipients();
+        return traffic.bookings.every((e) => got[e] === 1) ? true : undefined;
+      },
+      180_000,
+    );
+    const got = await sink.recipients();
+    expect(traffic.bookings.filter((e) => got[e] !== 1)).toEqual([]);
+    figure(
+      'NATS pod deleted',
+      `back Ready after ${seconds(away)}; ${madeWhileAway} bookings committed meanwhile; all ${traffic.bookings.length} bookings' events delivered, each confirmation exactly once (${seconds(Date.now() - t1)} after the loop stopped); every service pod stayed Ready`,
+    );
+  });
+
+  it('rolls every Deployment under k6 load: no failed request, and every booking made meanwhile is confirmed', async () => {
+    // k6's public browsing at its load profile (20 users, 4 minutes); its latency thresholds
+    // are not this check's (a 2-core node rolling seven Deployments), its failures are.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-k8s-k6-'));
+    const k6 = spawn(
+      BIN.k6,
+      ['run', '--quiet', '--no-color', '--no-thresholds', 'scripts/k6/public-browsing.ts'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, BASE_URL: url, SCENARIO: 'load', K6_SUMMARY_DIR: dir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let k6Err = '';
+    k6.stderr?.on('data', (d) => {
+      k6Err = (k6Err + d).slice(-4000);
+    });
+    const k6Done = new Promise<number>((resolve) => k6.once('exit', (code) => resolve(code ?? 1)));
+    const traffic = steadyTraffic(url, { workers: 1, pauseMs: 250, bookEveryMs: 4000 });
+    let result: Awaited<ReturnType<typeof traffic.stop>>;
+    try {
+      // Into the profile's steady part, then every Deployment of the release restarted at once.
+      await new Promise((r) => setTimeout(r, 35_000));
+      const ds = (await deployments(NS)).filter((d) => d.name !== sink.name);
+      const t0 = Date.now();
+      await kubectlOk(['-n', NS, 'rollout', 'restart', ...ds.map((d) => `deployment/${d.name}`)]);
+      for (const d of ds) await rolloutStatus(NS, d.name);
+      figure(
+        `kubectl rollout restart (${ds.length} Deployments at once)`,
+        `complete in ${seconds(Date.now() - t0)}`,
+      );
+    } finally {
+      result = await traffic.stop();
+    }
+    const code = await k6Done;
+    expect(code, k6Err).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      metrics: Record<string, { values: Record<string, number> }>;
+    };
+    rmSync(dir, { recursive: true, force: true });
+    const requests = summary.metrics.http_reqs?.values.count ?? 0;
+    const failedRate = summary.metrics.http_req_failed?.values.rate ?? 1;
+    const checks = summary.metrics.checks?.values.rate ?? 0;
+    figure(
+      'k6 public browsing (load) during the roll',
+      `${requests} requests, failed ${(failedRate * 100).toFixed(2)} %, checks passed ${(checks * 100).toFixed(2)} %`,
+    );
+    figure('steady traffic with bookings during the roll', describeTraffic(result));
+    expect(requests).toBeGreaterThan(100);
+    expect(failedRate, 'k6 requests failed').toBe(0);
+    expect(checks, 'k6 checks passed').toBe(1);
+    expect(result.failures, describeTraffic(result)).toBe(0);
+    expect(traffic.bookings.length, 'bookings made during the roll').toBeGreaterThan(0);
+    // No event lost: each booking's confirmation arrives, exactly once.
+    const t1 = Date.now();
+    await waitFor(
+      'a confirmation for every booking made during the roll',
+      async () => {
+        const got = await sink.recipients();
+        return traffic.bookings.every((e) => got[e] === 1) ? true : undefined;
+      },
+      180_000,
+    );
+    const got = await sink.recipients();
+    expect(traffic.bookings.filter((e) => got[e] !== 1)).toEqual([]);
+    figure(
+      'bookings during the roll',
+      `${traffic.bookings.length} made, each confirmed exactly once (the last ${seconds(Date.now() - t1)} after the roll)`,
+    );
+    const list = (await pods(NS)).filter((p) => !p.deleting);
+    for (const p of list) expect(p.restarts, `${p.name} restarts`).toBe(0);
   });
 });
