@@ -722,6 +722,27 @@ export async function mailToSink(url: string, cookie: string, sink: Sink): Promi
   }
 }
 
+/**
+ * Waits until every address in `emails` has exactly one mail in the sink (no event lost, none
+ * applied twice) and answers how long that took; throws naming the addresses that did not.
+ */
+export async function eachConfirmedOnce(sink: Sink, emails: string[], what: string, timeoutMs = 180_000) {
+  const t0 = Date.now();
+  const wrong = (got: Record<string, number>) => emails.filter((e) => got[e] !== 1);
+  try {
+    await waitFor(
+      `a confirmation for every booking ${what}`,
+      async () => (wrong(await sink.recipients()).length === 0 ? true : undefined),
+      timeoutMs,
+    );
+  } catch (err) {
+    const got = await sink.recipients();
+    const detail = wrong(got).map((e) => `${e}: ${got[e] ?? 0}`);
+    throw new Error(`${(err as Error).message}; not exactly once: ${detail.join(', ')}`);
+  }
+  return Date.now() - t0;
+}
+
 // ----- a steady request loop --------------------------------------------------------------------
 
 export interface TrafficResult {
