@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { partOf } from '../../services/email/src/domain/mime.ts';
+import { partOf } from '../../services/email/src/features/delivery/domain/mime.ts';
 import { startWithEmailDatabase } from './_seed.ts';
 
 /** Requests of the measured run (bounded by count, so every answer is in the books). */

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '@parley/kit/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SmtpTransport } from '../../services/email/src/providers/smtp.ts';
+import { SmtpTransport } from '../../services/email/src/features/delivery/transports/smtp.ts';
 import { repoRoot } from '../lib/paths.ts';
 
 let sink: ChildProcess;

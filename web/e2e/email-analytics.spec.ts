@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
-import { TokenSigner } from '../../services/email/src/domain/tokens.ts';
+import { TokenSigner } from '../../services/email/src/shared/tokens.ts';
 import { signInAsAdmin, toasts, unique } from './support/admin.ts';
 import { expect, type Page, test } from './support/test.ts';
 

@@ -16,7 +16,7 @@ export const PUBLISHES = [
 /**
  * Mail: the settings copy (SMTP, sender, brand, support address, test mode) and the
  * transactional mails (booking confirmation and cancellation with .ics, booking and contact
- * notifications, admin invitation); see src/mail.ts and src/transactional.ts.
+ * notifications, admin invitation); see src/features/delivery/index.ts and transactional.service.ts.
  */
 export const CONSUMES = [
   'settings.setting.changed',
@@ -24,7 +24,7 @@ export const CONSUMES = [
   'booking.booking.status_changed',
   'booking.contact.submitted',
   'identity.admin.invited',
-  // The copy of the blog's posts that newsletters are made from (src/blog-copy.ts).
+  // The copy of the blog's posts that newsletters are made from (src/features/newsletters/blog-copy.ts).
   'blog.post.published',
   'blog.post.updated',
   'blog.post.unpublished',

@@ -1,18 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@parley/kit';
-import { registerAnalytics } from './analytics/index.ts';
-import { registerAudience } from './audience.ts';
-import { registerBlogCopy } from './blog-copy.ts';
-import { registerCampaigns } from './campaigns/index.ts';
 import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
-import { registerDeliverability } from './deliverability/index.ts';
 import { CONSUMES, PUBLISHES } from './events.ts';
-import { registerMail } from './mail.ts';
-import { registerNewsletters } from './newsletters/index.ts';
-import { registerWriter } from './writer/index.ts';
+import { registerAnalytics } from './features/analytics/index.ts';
+import { registerAudience } from './features/audience/index.ts';
+import { registerCampaigns } from './features/campaigns/index.ts';
+import { registerDeliverability } from './features/deliverability/index.ts';
+import { registerDelivery, registerSentMail } from './features/delivery/index.ts';
+import { registerBlogCopy } from './features/newsletters/blog-copy.ts';
+import { registerNewsletters } from './features/newsletters/index.ts';
+import { registerTracking } from './features/tracking/index.ts';
+import { registerWriter } from './features/writer/index.ts';
 
-/** Composition root of the email service: the audience (books, contacts, imports), mail and campaigns. */
+/** Composition root of the email service: its features (src/features), each registered in turn. */
 export const emailService = defineService({
   name: 'email',
   envSchema: EmailEnv,
@@ -23,8 +24,10 @@ export const emailService = defineService({
     deps.onShutdown(() => db.$disconnect());
     const ctx = { deps, db };
     await registerAudience(app, ctx);
-    const mail = await registerMail(app, ctx);
+    const mail = await registerDelivery(app, ctx);
+    await registerTracking(app, ctx, mail);
     const campaigns = await registerCampaigns(app, ctx, mail);
+    await registerSentMail(app, ctx, mail, campaigns.mailRenderer);
     await registerWriter(app, ctx, mail);
     const deliverability = await registerDeliverability(app, ctx, mail);
     const analytics = await registerAnalytics(app, ctx, deliverability.checks);

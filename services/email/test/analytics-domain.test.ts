@@ -1,6 +1,7 @@
 import type { CampaignPeriodRow } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationCheck } from '../src/analytics/authentication.ts';
+import type { EmailConfig } from '../src/config.ts';
+import { AuthenticationCheck } from '../src/features/analytics/authentication.service.ts';
 import {
   bucketDates,
   bucketIndex,
@@ -12,11 +13,10 @@ import {
   percentChange,
   performanceOf,
   topCampaigns,
-} from '../src/analytics/domain.ts';
-import type { EmailConfig } from '../src/config.ts';
-import type { DnsCheckOptions, MailDomainCheck } from '../src/deliverability/dns.ts';
-import { SenderDomainChecks } from '../src/deliverability/domain-checks.ts';
-import type { SettingsCopy } from '../src/repo/settings-copy.repository.ts';
+} from '../src/features/analytics/domain/analytics.ts';
+import type { DnsCheckOptions, MailDomainCheck } from '../src/features/deliverability/dns.ts';
+import { SenderDomainChecks } from '../src/features/deliverability/domain-checks.service.ts';
+import type { SettingsCopy } from '../src/features/delivery/settings-copy.repository.ts';
 
 /** The analytics' pure rules: rates, changes, periods, buckets, ranking, and the cached DNS flags. */
 

@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AnalyticsRepository } from '../src/analytics/analytics.repository.ts';
-import { headersOf } from '../src/domain/mime.ts';
-import { recordOutcome } from '../src/repo/tracking.repository.ts';
+import { AnalyticsRepository } from '../src/features/analytics/analytics.repository.ts';
+import { headersOf } from '../src/features/delivery/domain/mime.ts';
+import { recordOutcome } from '../src/features/tracking/tracking.repository.ts';
 import {
   type EmailUnderTest,
   type Received,

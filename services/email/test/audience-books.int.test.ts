@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectiveTrigrams } from '../src/domain/search-trigrams.ts';
-import { ContactsRepository } from '../src/repo/contacts.repository.ts';
+import { ContactsRepository } from '../src/features/audience/contacts.repository.ts';
+import { selectiveTrigrams } from '../src/features/audience/domain/search-trigrams.ts';
 import { type AudienceUnderTest, csv, startAudience } from './audience-peers.ts';
 
 /** Address books and contacts over HTTP against the real service, PostgreSQL and NATS. */

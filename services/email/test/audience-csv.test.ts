@@ -7,7 +7,7 @@ import {
   MAX_RECORD_CHARS,
   type SheetRecord,
   sniffDelimiter,
-} from '../src/domain/csv.ts';
+} from '../src/features/audience/domain/csv.ts';
 
 /** The CSV splitter: edge cases by hand, and agreement with csv-parse on generated files. */
 

@@ -1,6 +1,6 @@
 import { importSummary } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { bookChanges, newBookFields, normalizeColor } from '../src/domain/books.ts';
+import { bookChanges, newBookFields, normalizeColor } from '../src/features/audience/domain/books.ts';
 import {
   cleanText,
   field,
@@ -12,7 +12,7 @@ import {
   searchTerm,
   splitName,
   statusForSuppression,
-} from '../src/domain/contacts.ts';
+} from '../src/features/audience/domain/contacts.ts';
 import {
   copyLine,
   looksHeaderless,
@@ -21,7 +21,7 @@ import {
   positionalMap,
   type StagedContact,
   toContact,
-} from '../src/domain/import.ts';
+} from '../src/features/audience/domain/import.ts';
 
 describe('email addresses', () => {
   it('keeps the local part, lower-cases and punycodes the domain', () => {

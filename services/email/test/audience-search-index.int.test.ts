@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContactsRepository } from '../src/repo/contacts.repository.ts';
+import { ContactsRepository } from '../src/features/audience/contacts.repository.ts';
 import { type AudienceUnderTest, csv, startAudience } from './audience-peers.ts';
 
 /**

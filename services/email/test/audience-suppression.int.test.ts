@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resubscribe, suppress } from '../src/repo/suppressions.repository.ts';
+import { resubscribe, suppress } from '../src/features/audience/suppressions.repository.ts';
 import { type AudienceUnderTest, csv, type Loose, startAudience } from './audience-peers.ts';
 
 /**

@@ -1,14 +1,14 @@
 import { createLogger } from '@parley/kit';
 import type pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Claimed, DeliveryRepository, Outcome } from '../src/campaigns/delivery.repository.ts';
-import { SendWorker, Throttle, type WorkerOptions } from '../src/campaigns/worker.ts';
-import { TokenSigner } from '../src/domain/tokens.ts';
-import type { Transports } from '../src/providers/index.ts';
-import { type MailTransport, SendError } from '../src/providers/transport.ts';
+import type { Claimed, DeliveryRepository, Outcome } from '../src/features/campaigns/delivery.repository.ts';
+import { SendWorker, Throttle, type WorkerOptions } from '../src/features/campaigns/worker.ts';
+import type { Transports } from '../src/features/delivery/transports/index.ts';
+import { type MailTransport, SendError } from '../src/features/delivery/transports/transport.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 
 /**
- * The campaign worker alone (src/campaigns/worker.ts), without a database or a mail server:
+ * The campaign worker alone (src/features/campaigns/worker.ts), without a database or a mail server:
  * the throttle's spacing, and how one batch's transport answers become the outcomes the
  * delivery repository settles (and when the cooling period starts).
  */

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyFrom } from '../src/domain/campaign-writer.ts';
-import { localWriter, writerFrom } from '../src/writer/writer.ts';
+import { companyFrom } from '../src/features/writer/domain/campaign-writer.ts';
+import { localWriter, writerFrom } from '../src/features/writer/writer.service.ts';
 
 /**
  * The OpenAI adapter against a local fake of the chat completions API: what it asks, how it

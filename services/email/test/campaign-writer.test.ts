@@ -12,9 +12,9 @@ import {
   textOn,
   topicOf,
   visibleLength,
-} from '../src/domain/campaign-writer.ts';
-import { sanitizeEmailHtml, textOfHtml } from '../src/domain/email-html.ts';
-import { headerImagePath } from '../src/domain/header-banner.ts';
+} from '../src/features/writer/domain/campaign-writer.ts';
+import { sanitizeEmailHtml, textOfHtml } from '../src/shared/email-html.ts';
+import { headerImagePath } from '../src/shared/header-banner.ts';
 
 /** The local campaign writer: topic reading, goal-specific copy, the e-mail layout (header images: header-banner.test.ts). */
 

@@ -2,10 +2,14 @@ import { createLogger, migrate } from '@parley/kit';
 import { createTestDatabase } from '@parley/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Claimed, DeliveryRepository, type Outcome } from '../src/campaigns/delivery.repository.ts';
+import {
+  type Claimed,
+  DeliveryRepository,
+  type Outcome,
+} from '../src/features/campaigns/delivery.repository.ts';
 
 /**
- * The delivery repository alone (src/campaigns/delivery.repository.ts), on the email
+ * The delivery repository alone (src/features/campaigns/delivery.repository.ts), on the email
  * service's migrated schema with no service running: claimers at once never share a
  * recipient, a settle touches only its own worker's claims, a settled recipient is never
  * claimed again (a pending one is, when due), expired leases are reaped to unknown, and

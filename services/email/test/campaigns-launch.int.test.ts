@@ -2,8 +2,8 @@ import { createLogger, HttpError, migrate } from '@parley/kit';
 import { createTestDatabase } from '@parley/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LaunchService } from '../src/campaigns/launch.service.ts';
-import type { SettingsCopy } from '../src/repo/settings-copy.repository.ts';
+import { LaunchService } from '../src/features/campaigns/launch.service.ts';
+import type { SettingsCopy } from '../src/features/delivery/settings-copy.repository.ts';
 
 /**
  * The launch service alone (src/campaigns/launch.service.ts), on the email service's

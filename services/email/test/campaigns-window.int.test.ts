@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claimRecipients } from '../src/campaigns/delivery.repository.ts';
+import { claimRecipients } from '../src/features/campaigns/delivery.repository.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createLogger, type RunningService, startService } from '@parley/kit';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { headersOf } from '../src/domain/mime.ts';
+import { headersOf } from '../src/features/delivery/domain/mime.ts';
 import { emailService } from '../src/service.ts';
 import { type EmailUnderTest, type SmtpSink, startEmail, startSmtpSink } from './mail-peers.ts';
 

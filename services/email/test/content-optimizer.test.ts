@@ -1,8 +1,13 @@
 import { OPTIMIZE_GOALS } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { companyFrom, planCopy, renderCampaign } from '../src/domain/campaign-writer.ts';
-import { deadlineOf, mapText, optimizeHtml, optimizeSubject } from '../src/domain/content-optimizer.ts';
-import { sanitizeEmailHtml } from '../src/domain/email-html.ts';
+import { companyFrom, planCopy, renderCampaign } from '../src/features/writer/domain/campaign-writer.ts';
+import {
+  deadlineOf,
+  mapText,
+  optimizeHtml,
+  optimizeSubject,
+} from '../src/features/writer/domain/content-optimizer.ts';
+import { sanitizeEmailHtml } from '../src/shared/email-html.ts';
 
 /** The local content optimizer: each goal's transforms, their explanations, idempotence. */
 

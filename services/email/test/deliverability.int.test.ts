@@ -4,10 +4,10 @@ import { inTransaction } from '@parley/kit';
 import { Packet, UDPServer } from 'dns2';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkMailDomain } from '../src/deliverability/dns.ts';
-import { TokenSigner } from '../src/domain/tokens.ts';
-import { suppressAddress } from '../src/repo/suppressions.repository.ts';
-import { recordOutcome } from '../src/repo/tracking.repository.ts';
+import { suppressAddress } from '../src/features/audience/suppressions.repository.ts';
+import { checkMailDomain } from '../src/features/deliverability/dns.ts';
+import { recordOutcome } from '../src/features/tracking/tracking.repository.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';
 
 /**

@@ -5,19 +5,19 @@ import {
   deliverabilityLabel,
 } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import type { MailDomainCheck } from '../src/deliverability/dns.ts';
+import type { MailDomainCheck } from '../src/features/deliverability/dns.ts';
 import {
   adviseDns,
   dkimRecordOf,
   type SendingSetup,
   suggestedSpf,
-} from '../src/deliverability/dns-advice.ts';
+} from '../src/features/deliverability/domain/dns-advice.ts';
 import {
   deliverabilityScore,
   penalty,
   type RecommendationInput,
   recommendations,
-} from '../src/deliverability/score.ts';
+} from '../src/features/deliverability/domain/score.ts';
 
 /** The deliverability score at its label boundaries, the recommendations and the DNS advice, without I/O. */
 

@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeMime } from '../src/domain/mime.ts';
-import { dkimSigner } from '../src/providers/dkim.ts';
-import { SesTransport } from '../src/providers/ses.ts';
+import { composeMime } from '../src/features/delivery/domain/mime.ts';
+import { dkimSigner } from '../src/features/delivery/transports/dkim.ts';
+import { SesTransport } from '../src/features/delivery/transports/ses.ts';
 import { verifyDkim } from './mail-conformance.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { CampaignComposer } from '../src/campaigns/compose.ts';
-import { sanitizeEmailHtml } from '../src/domain/email-html.ts';
-import { TokenSigner } from '../src/domain/tokens.ts';
+import { CampaignComposer } from '../src/features/campaigns/domain/compose.ts';
+import { sanitizeEmailHtml } from '../src/shared/email-html.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 import { conformanceProblems, header } from './mail-conformance.ts';
 
 /**

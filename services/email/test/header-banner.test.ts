@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { CAMPAIGN_GOALS, type CampaignGoal } from '@parley/contracts';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { GOAL_PALETTES, HEADER_HEIGHT, HEADER_WIDTH, headerImagePath } from '../src/domain/header-banner.ts';
-import { headerPng } from '../src/domain/header-banner-png.ts';
+import { GOAL_PALETTES, HEADER_HEIGHT, HEADER_WIDTH, headerImagePath } from '../src/shared/header-banner.ts';
+import { headerPng } from '../src/shared/header-banner-png.ts';
 
 /** The campaigns' header images: SVG rendered with resvg, one committed PNG per goal. */
 

@@ -1,7 +1,11 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { htmlDiff } from '../src/domain/html-diff.ts';
-import { absoluteUrl, normalizeEmailHtml, proposeHtmlFix } from '../src/domain/html-fix.ts';
+import { htmlDiff } from '../src/features/newsletters/domain/html-diff.ts';
+import {
+  absoluteUrl,
+  normalizeEmailHtml,
+  proposeHtmlFix,
+} from '../src/features/newsletters/domain/html-fix.ts';
 
 /** 'Fix HTML Issues' for one draft: each rule, the words it reports, and a second run finding nothing. */
 

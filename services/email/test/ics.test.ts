@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { buildIcs, localStamp, sequenceOf } from '../src/domain/ics.ts';
-import { offsetMinutes } from '../src/domain/vtimezone.ts';
+import { buildIcs, localStamp, sequenceOf } from '../src/features/delivery/domain/ics.ts';
+import { offsetMinutes } from '../src/features/delivery/domain/vtimezone.ts';
 
 const base = {
   bookingId: '7d1f8f8e-3c1a-4c9b-9f5e-0a1b2c3d4e5f',

@@ -4,7 +4,7 @@ import ICAL from 'ical.js';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { partOf } from '../src/domain/mime.ts';
+import { partOf } from '../src/features/delivery/domain/mime.ts';
 import {
   conformanceProblems,
   dataOfWire,

@@ -1,12 +1,19 @@
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { buildIcs } from '../src/domain/ics.ts';
-import { composeMime, crlfOnly, foldField, headersOf, newMessageId, partOf } from '../src/domain/mime.ts';
-import { renderMail } from '../src/domain/templates.ts';
-import { testModeOf } from '../src/repo/settings-copy.repository.ts';
-import { previewHtml } from '../src/routes/outbox.ts';
-import { validTestAddresses } from '../src/routes/test-mail.ts';
-import { mask } from '../src/routes/unsubscribe.ts';
+import { buildIcs } from '../src/features/delivery/domain/ics.ts';
+import {
+  composeMime,
+  crlfOnly,
+  foldField,
+  headersOf,
+  newMessageId,
+  partOf,
+} from '../src/features/delivery/domain/mime.ts';
+import { renderMail } from '../src/features/delivery/domain/templates.ts';
+import { previewHtml } from '../src/features/delivery/sent-mail.routes.ts';
+import { testModeOf } from '../src/features/delivery/settings-copy.repository.ts';
+import { validTestAddresses } from '../src/features/delivery/test-mail.routes.ts';
+import { mask } from '../src/features/tracking/unsubscribe.routes.ts';
 import { conformanceProblems } from './mail-conformance.ts';
 
 describe('composeMime', () => {

@@ -4,7 +4,7 @@ import { diagnosticsSubject } from '@parley/contracts';
 import ICAL from 'ical.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headersOf } from '../src/domain/mime.ts';
+import { headersOf } from '../src/features/delivery/domain/mime.ts';
 import { type EmailUnderTest, type SmtpSink, startEmail, startSmtpSink } from './mail-peers.ts';
 
 /**

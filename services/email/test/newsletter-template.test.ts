@@ -1,6 +1,6 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { normalizeEmailHtml } from '../src/domain/html-fix.ts';
+import { normalizeEmailHtml } from '../src/features/newsletters/domain/html-fix.ts';
 import {
   buildNewsletter,
   mailImageUrl,
@@ -8,7 +8,7 @@ import {
   shorten,
   summaryOf,
   withPreheader,
-} from '../src/domain/newsletter-template.ts';
+} from '../src/features/newsletters/domain/newsletter-template.ts';
 
 /** The 'standard' newsletter template (pure): what a converted post's mail holds. */
 

@@ -5,7 +5,7 @@ import {
   selectiveTrigrams,
   TrigramSample,
   trigramsOf,
-} from '../src/domain/search-trigrams.ts';
+} from '../src/features/audience/domain/search-trigrams.ts';
 
 /** Search texts shaped like the contacts' (`first last email company`), lower-cased. */
 const texts = (n: number) =>

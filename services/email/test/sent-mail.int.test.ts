@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/domain/tokens.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 import { type EmailUnderTest, type SmtpSink, startEmail, startSmtpSink } from './mail-peers.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
   sesOutcomeOf,
   stringToSign,
   verifySnsMessage,
-} from '../src/domain/sns.ts';
+} from '../src/features/tracking/domain/sns.ts';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:ses-notifications';
 const message = (over: Partial<SnsMessage> = {}): SnsMessage => ({

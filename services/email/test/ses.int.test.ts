@@ -11,7 +11,7 @@ import { diagnosticsSubject } from '@parley/contracts';
 import { freePort } from '@parley/kit/local';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SnsMessage, stringToSign } from '../src/domain/sns.ts';
+import { type SnsMessage, stringToSign } from '../src/features/tracking/domain/sns.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';
 
 /**

@@ -16,7 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The settings service for real (not a dependency of email: tests only, by path).
 import { settingsService } from '../../settings/src/service.ts';
-import { SettingsCopy } from '../src/repo/settings-copy.repository.ts';
+import { SettingsCopy } from '../src/features/delivery/settings-copy.repository.ts';
 import { emailService } from '../src/service.ts';
 import { type SmtpSink, startSmtpSink } from './mail-peers.ts';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/domain/tokens.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';
 
 /**

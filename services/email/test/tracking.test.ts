@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { newTrackingId, TokenSigner } from '../src/domain/tokens.ts';
-import { addTracking, browserTypeOf, deviceTypeOf, privacyProxyOf } from '../src/domain/tracking.ts';
+import {
+  addTracking,
+  browserTypeOf,
+  deviceTypeOf,
+  privacyProxyOf,
+} from '../src/features/tracking/domain/tracking.ts';
+import { newTrackingId, TokenSigner } from '../src/shared/tokens.ts';
 
 const signer = new TokenSigner('a'.repeat(64));
 const other = new TokenSigner('b'.repeat(64));

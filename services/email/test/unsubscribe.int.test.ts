@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headersOf } from '../src/domain/mime.ts';
-import { TokenSigner } from '../src/domain/tokens.ts';
+import { headersOf } from '../src/features/delivery/domain/mime.ts';
+import { TokenSigner } from '../src/shared/tokens.ts';
 import { type EmailUnderTest, startEmail } from './mail-peers.ts';
 
 /**

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { SheetRecord } from '../src/domain/csv.ts';
-import { ImportInputError } from '../src/domain/import.ts';
-import { SharedStrings, type XlsxLimits, xlsxRecords } from '../src/domain/xlsx.ts';
+import type { SheetRecord } from '../src/features/audience/domain/csv.ts';
+import { ImportInputError } from '../src/features/audience/domain/import.ts';
+import { SharedStrings, type XlsxLimits, xlsxRecords } from '../src/features/audience/domain/xlsx.ts';
 import { sheetXml, workbookEntries, type ZipEntry, zipBytes } from './xlsx-files.ts';
 
 /**

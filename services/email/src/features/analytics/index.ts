@@ -1,0 +1,33 @@
+import type { ServiceInstance } from '@parley/kit';
+import { DEFAULT_FROM_EMAIL } from '../../config.ts';
+import type { EmailContext } from '../../context.ts';
+import type { SenderDomainChecks } from '../deliverability/domain-checks.service.ts';
+import { AnalyticsRepository } from './analytics.repository.ts';
+import { analyticsRoutes } from './analytics.routes.ts';
+import { AuthenticationCheck } from './authentication.service.ts';
+
+/** What the rest of the service (and tests) may use of the analytics. */
+export interface AnalyticsHandle {
+  repo: AnalyticsRepository;
+  auth: AuthenticationCheck;
+}
+
+/**
+ * Campaign analytics: the Analytics tab, Advanced analytics (trend, changes against the
+ * previous period, audience, deliverability health), the campaign comparison and the
+ * engagement report of a campaign.
+ */
+export async function registerAnalytics(
+  app: ServiceInstance,
+  ctx: EmailContext,
+  domains: SenderDomainChecks,
+): Promise<AnalyticsHandle> {
+  const { deps } = ctx;
+  const c = deps.config;
+  const repo = new AnalyticsRepository(deps.pool);
+  const auth = new AuthenticationCheck({ domains });
+  await app.register(async (scope) =>
+    analyticsRoutes(scope, { deps, repo, auth, fallbackFrom: c.MAIL_FROM_EMAIL ?? DEFAULT_FROM_EMAIL }),
+  );
+  return { repo, auth };
+}
