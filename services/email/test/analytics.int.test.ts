@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AnalyticsRepository } from '../src/features/analytics/analytics.repository.ts';
+import { CampaignReportsRepository } from '../src/features/analytics/campaign-reports.repository.ts';
 import { headersOf } from '../src/features/delivery/domain/mime.ts';
 import { recordOutcome } from '../src/features/tracking/tracking.repository.ts';
 import {
@@ -602,7 +602,7 @@ describe('GET /api/admin/email/campaigns/{id}/engagement-report', () => {
   });
 
   it('bounds the lists and says so', async () => {
-    const r = await new AnalyticsRepository(db).engagement(autumn, 1);
+    const r = await new CampaignReportsRepository(db).engagement(autumn, 1);
     expect(r.opens).toHaveLength(1);
     expect(r.clicks).toHaveLength(1);
     expect(r.truncated).toEqual({ opens: true, proxyOpens: false, clicks: true });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyFrom } from '../src/features/writer/domain/campaign-writer.ts';
+import { companyFrom } from '../src/features/writer/domain/company.ts';
 import { localWriter, writerFrom } from '../src/features/writer/writer.service.ts';
 
 /**

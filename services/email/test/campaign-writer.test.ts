@@ -1,18 +1,9 @@
 import { CAMPAIGN_GOALS, type CampaignGoal, SUBJECT_TIP_LENGTH } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  type Company,
-  companyFrom,
-  ctaUrl,
-  figureOf,
-  GOAL_CTA,
-  offerOf,
-  planCopy,
-  renderCampaign,
-  textOn,
-  topicOf,
-  visibleLength,
-} from '../src/features/writer/domain/campaign-writer.ts';
+import { renderCampaign, textOn } from '../src/features/writer/domain/campaign-renderer.ts';
+import { ctaUrl, GOAL_CTA, planCopy, visibleLength } from '../src/features/writer/domain/campaign-writer.ts';
+import { type Company, companyFrom } from '../src/features/writer/domain/company.ts';
+import { figureOf, offerOf, topicOf } from '../src/features/writer/domain/prompt-reader.ts';
 import { sanitizeEmailHtml, textOfHtml } from '../src/shared/email-html.ts';
 import { headerImagePath } from '../src/shared/header-banner.ts';
 

@@ -1,12 +1,12 @@
 import { OPTIMIZE_GOALS } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { companyFrom, planCopy, renderCampaign } from '../src/features/writer/domain/campaign-writer.ts';
-import {
-  deadlineOf,
-  mapText,
-  optimizeHtml,
-  optimizeSubject,
-} from '../src/features/writer/domain/content-optimizer.ts';
+import { renderCampaign } from '../src/features/writer/domain/campaign-renderer.ts';
+import { planCopy } from '../src/features/writer/domain/campaign-writer.ts';
+import { companyFrom } from '../src/features/writer/domain/company.ts';
+import { deadlineOf } from '../src/features/writer/domain/content-optimizer.ts';
+import { optimizeHtml } from '../src/features/writer/domain/html-optimizer.ts';
+import { mapText } from '../src/features/writer/domain/html-reader.ts';
+import { optimizeSubject } from '../src/features/writer/domain/subject-optimizer.ts';
 import { sanitizeEmailHtml } from '../src/shared/email-html.ts';
 
 /** The local content optimizer: each goal's transforms, their explanations, idempotence. */

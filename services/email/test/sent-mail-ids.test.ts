@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignMailId, trackingIdOfMailId } from '../src/features/delivery/mail.repository.ts';
+import { campaignMailId, trackingIdOfMailId } from '../src/features/delivery/sent-mail.repository.ts';
 
 /** A campaign mail's Sent mail id is its tracking id's 16 bytes as a uuid, and back. */
 describe('campaign mail ids in Sent mail', () => {

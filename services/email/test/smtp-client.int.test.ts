@@ -2,13 +2,13 @@ import net, { type AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classify } from '../src/features/delivery/transports/smtp.ts';
+import { SmtpPool } from '../src/features/delivery/transports/smtp-client.ts';
 import {
   dotStuffed,
   SmtpCommandError,
   SmtpNetworkError,
-  SmtpPool,
   SmtpReplyError,
-} from '../src/features/delivery/transports/smtp-client.ts';
+} from '../src/features/delivery/transports/smtp-protocol.ts';
 
 /**
  * The pipelining SMTP client against real peers: smtp-server (the SMTP server of the

@@ -5,7 +5,9 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { SheetRecord } from '../src/features/audience/domain/csv.ts';
 import { ImportInputError } from '../src/features/audience/domain/import.ts';
-import { SharedStrings, type XlsxLimits, xlsxRecords } from '../src/features/audience/domain/xlsx.ts';
+import { xlsxRecords } from '../src/features/audience/domain/xlsx.ts';
+import type { XlsxLimits } from '../src/features/audience/domain/xlsx-limits.ts';
+import { SharedStrings } from '../src/features/audience/domain/xlsx-shared-strings.ts';
 import { sheetXml, workbookEntries, type ZipEntry, zipBytes } from './xlsx-files.ts';
 
 /**

@@ -22,7 +22,7 @@ import {
 import { createTestDatabase, type NatsServer, startNatsServer } from '@parley/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS } from '../src/domain/feature-rules.ts';
+import { DAY_MS } from '../src/domain/feature-facts.ts';
 import { ActivityRepository } from '../src/repo/activity.repository.ts';
 import { settingsService } from '../src/service.ts';
 

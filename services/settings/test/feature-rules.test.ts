@@ -3,17 +3,19 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActivityFacts,
   DAY_MS,
-  FEATURES,
   FOLLOW_UP_AFTER_MS,
+  NO_ACTIVITY,
+  windowsAt,
+} from '../src/domain/feature-facts.ts';
+import {
   localInsights,
   NEXT_STEPS,
-  NO_ACTIVITY,
   PAGE_BOOST,
-  RULES,
   recommend,
   toRecommendation,
-  windowsAt,
-} from '../src/domain/feature-rules.ts';
+} from '../src/domain/feature-ranking.ts';
+import { RULES } from '../src/domain/feature-rules.ts';
+import { FEATURES } from '../src/domain/features.ts';
 
 /** Feature discovery's rules, one branch at a time (docs/architecture.md, Feature discovery). */
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@parley/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ActivityFacts, NO_ACTIVITY } from '../src/domain/feature-rules.ts';
+import { type ActivityFacts, NO_ACTIVITY } from '../src/domain/feature-facts.ts';
 import { type InsightsWriter, openAiInsightsWriter } from '../src/providers/insights-ai.ts';
 import type { ActivityRepository } from '../src/repo/activity.repository.ts';
 import { FeatureDiscoveryService } from '../src/services/feature-discovery.service.ts';

@@ -1,6 +1,7 @@
 import type { FeatureNextStep } from '@parley/contracts';
 import OpenAI from 'openai';
-import type { ActivityFacts, Ranked } from '../domain/feature-rules.ts';
+import type { ActivityFacts } from '../domain/feature-facts.ts';
+import type { Ranked } from '../domain/feature-ranking.ts';
 
 export interface Insights {
   summary: string;

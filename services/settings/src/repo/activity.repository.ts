@@ -1,7 +1,7 @@
 import { claimEvent, inTransaction, pgExecutor } from '@parley/kit';
 import type pg from 'pg';
 import type { LogData } from '../domain/activity.ts';
-import type { ActivityFacts } from '../domain/feature-rules.ts';
+import type { ActivityFacts } from '../domain/feature-facts.ts';
 
 /**
  * All SQL of the activity projection (feature discovery). Writes are per-aggregate facts with

@@ -1,13 +1,8 @@
 import type { FeatureInsightsResponse, FeaturePage, FeatureRecommendationsResponse } from '@parley/contracts';
 import type { ServiceDeps } from '@parley/kit';
 import { describeAction } from '../domain/activity.ts';
-import {
-  type ActivityFacts,
-  localInsights,
-  recommend,
-  toRecommendation,
-  windowsAt,
-} from '../domain/feature-rules.ts';
+import { type ActivityFacts, windowsAt } from '../domain/feature-facts.ts';
+import { localInsights, recommend, toRecommendation } from '../domain/feature-ranking.ts';
 import type { Insights, InsightsWriter } from '../providers/insights-ai.ts';
 import type { ActivityRepository } from '../repo/activity.repository.ts';
 

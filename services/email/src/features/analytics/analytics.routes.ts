@@ -12,8 +12,8 @@ import {
 } from '@parley/contracts';
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
 import { domainOf } from '../deliverability/dns.ts';
-import type { AnalyticsRepository, PeriodData, PeriodWindow } from './analytics.repository.ts';
 import type { AuthenticationCheck } from './authentication.service.ts';
+import type { CampaignReportsRepository } from './campaign-reports.repository.ts';
 import {
   addCounts,
   bucketDates,
@@ -30,6 +30,7 @@ import {
   topCampaigns,
 } from './domain/analytics.ts';
 import { engagementReport } from './domain/engagement.ts';
+import type { PeriodAnalyticsRepository, PeriodData, PeriodWindow } from './period-analytics.repository.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -47,13 +48,14 @@ export async function analyticsRoutes(
   app: ServiceInstance,
   ctx: {
     deps: ServiceDeps;
-    repo: AnalyticsRepository;
+    campaignReports: CampaignReportsRepository;
+    periodAnalytics: PeriodAnalyticsRepository;
     auth: AuthenticationCheck;
     /** The from address when the settings name none (MAIL_FROM_EMAIL, else the default). */
     fallbackFrom: string;
   },
 ) {
-  const { deps, repo, auth } = ctx;
+  const { deps, campaignReports, periodAnalytics, auth } = ctx;
   const admin = deps.auth.admin;
 
   app.get(
@@ -65,7 +67,7 @@ export async function analyticsRoutes(
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const includeTest = request.query.includeTest === true;
-      const campaigns = await repo.campaignTotals(includeTest);
+      const campaigns = await campaignReports.campaignTotals(includeTest);
       const all = campaigns.reduce<MailCounts>((sum, c) => addCounts(sum, c.counts), { ...NO_MAIL });
       const p = performanceOf(all);
       return {
@@ -88,7 +90,7 @@ export async function analyticsRoutes(
   );
 
   const windowOf = async (query: { period?: string; tz?: string }): Promise<PeriodWindow> =>
-    repo.window(parsePeriod(query.period), parseTimeZone(query.tz));
+    periodAnalytics.window(parsePeriod(query.period), parseTimeZone(query.tz));
 
   const windowFields = (w: PeriodWindow) => ({
     period: w.period,
@@ -131,12 +133,12 @@ export async function analyticsRoutes(
       reply.header('cache-control', 'no-store');
       const w = await windowOf(request.query);
       const includeTest = request.query.includeTest === true;
-      const fromEmail = (await repo.settingsFromEmail()) ?? ctx.fallbackFrom;
+      const fromEmail = (await periodAnalytics.settingsFromEmail()) ?? ctx.fallbackFrom;
       const [data, activity, segments, audience, authentication] = await Promise.all([
-        repo.periodData(w, includeTest),
-        repo.activity(w, includeTest),
-        repo.segments(w, SEGMENT_LIMIT, includeTest),
-        repo.audienceTotals(),
+        periodAnalytics.periodData(w, includeTest),
+        periodAnalytics.activity(w, includeTest),
+        periodAnalytics.segments(w, SEGMENT_LIMIT, includeTest),
+        periodAnalytics.audienceTotals(),
         auth.status(domainOf(fromEmail)),
       ]);
       const { rows, current, previous } = comparison(data);
@@ -199,7 +201,7 @@ export async function analyticsRoutes(
       reply.header('cache-control', 'no-store');
       const w = await windowOf(request.query);
       const includeTest = request.query.includeTest === true;
-      const { rows, current } = comparison(await repo.periodData(w, includeTest));
+      const { rows, current } = comparison(await periodAnalytics.periodData(w, includeTest));
       return {
         ...windowFields(w),
         includesTestMail: includeTest,
@@ -223,8 +225,8 @@ export async function analyticsRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const campaign = await repo.campaign(request.params.id);
-      return engagementReport(repo, campaign, campaign.id, request.query.includeTest === true);
+      const campaign = await campaignReports.campaign(request.params.id);
+      return engagementReport(campaignReports, campaign, campaign.id, request.query.includeTest === true);
     },
   );
 }

@@ -2,13 +2,14 @@ import type { ServiceInstance } from '@parley/kit';
 import { DEFAULT_FROM_EMAIL } from '../../config.ts';
 import type { EmailContext } from '../../context.ts';
 import type { SenderDomainChecks } from '../deliverability/domain-checks.service.ts';
-import { AnalyticsRepository } from './analytics.repository.ts';
 import { analyticsRoutes } from './analytics.routes.ts';
 import { AuthenticationCheck } from './authentication.service.ts';
+import { CampaignReportsRepository } from './campaign-reports.repository.ts';
+import { PeriodAnalyticsRepository } from './period-analytics.repository.ts';
 
 /** What the rest of the service (and tests) may use of the analytics. */
 export interface AnalyticsHandle {
-  repo: AnalyticsRepository;
+  repo: CampaignReportsRepository;
   auth: AuthenticationCheck;
 }
 
@@ -24,10 +25,17 @@ export async function registerAnalytics(
 ): Promise<AnalyticsHandle> {
   const { deps } = ctx;
   const c = deps.config;
-  const repo = new AnalyticsRepository(deps.pool);
+  const campaignReports = new CampaignReportsRepository(deps.pool);
+  const periodAnalytics = new PeriodAnalyticsRepository(deps.pool);
   const auth = new AuthenticationCheck({ domains });
   await app.register(async (scope) =>
-    analyticsRoutes(scope, { deps, repo, auth, fallbackFrom: c.MAIL_FROM_EMAIL ?? DEFAULT_FROM_EMAIL }),
+    analyticsRoutes(scope, {
+      deps,
+      campaignReports,
+      periodAnalytics,
+      auth,
+      fallbackFrom: c.MAIL_FROM_EMAIL ?? DEFAULT_FROM_EMAIL,
+    }),
   );
-  return { repo, auth };
+  return { repo: campaignReports, auth };
 }

@@ -22,7 +22,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsvDecoder, csvRecords, type SheetRecord } from './domain/csv.ts';
 import { ImportInputError } from './domain/import.ts';
 import { xlsxRecords } from './domain/xlsx.ts';
-import { ImportBookGoneError, ImportCancelledError, ImportRunningError } from './imports.repository.ts';
+import { ImportBookGoneError, ImportCancelledError } from './import-sessions.repository.ts';
+import { ImportRunningError } from './imports.repository.ts';
 import { type ImportInput, importResult, isClientError, type RunningImport } from './imports.service.ts';
 import { type AudienceRouteContext, audienceErrors } from './routes-context.ts';
 

@@ -12,8 +12,6 @@ import {
 import type { ServiceDeps } from '@parley/kit';
 import type { SheetRecord } from './domain/csv.ts';
 
-export { ImportInputError } from './domain/import.ts';
-
 import {
   type ColumnMap,
   CopyBatch,
@@ -28,14 +26,8 @@ import {
   type StagedContact,
   toContact,
 } from './domain/import.ts';
-import {
-  ImportCancelledError,
-  ImportSession,
-  type ImportsRepository,
-  PreviewSession,
-  type Progress,
-  Stager,
-} from './imports.repository.ts';
+import { ImportCancelledError, ImportSession, PreviewSession, Stager } from './import-sessions.repository.ts';
+import type { ImportsRepository, Progress } from './imports.repository.ts';
 
 /**
  * Runs imports: rows stream from the upload through the import rules into batches, each batch

@@ -4,6 +4,26 @@ import type pg from 'pg';
 import { type SettingsCopy, testModeOf } from '../delivery/settings-copy.repository.ts';
 import { type Audience, countLive, missingFieldCounts, resolveRecipients } from './audience.repository.ts';
 import { type MailContentParts, type MergeCheck, mergeCheckOf } from './domain/merge-check.ts';
+import {
+  blockedUntil,
+  campaignForChange,
+  campaignForLaunch,
+  cancelCampaign,
+  cancelEmptyDueSend,
+  cancelSend,
+  insertSend,
+  liveSendsInLastHour,
+  lockLaunches,
+  lockSend,
+  markCampaignLaunched,
+  moveCampaignOnDispatch,
+  nextDueSend,
+  pauseCampaign,
+  resumeCampaign,
+  setSendTotals,
+  startDueSend,
+  unscheduleCampaign,
+} from './launch.repository.ts';
 import { keepSendContent } from './send-content.repository.ts';
 
 type Logger = ServiceDeps['logger'];
@@ -19,7 +39,8 @@ type Logger = ServiceDeps['logger'];
  *   transaction: exactly one dispatch, whatever the number of replicas), under the same lock.
  * - pause, resume, cancel.
  *
- * The workers (worker.ts) then claim and send the recipients (delivery.repository.ts).
+ * The workers (worker.ts) then claim and send the recipients (delivery.repository.ts). The
+ * SQL of all this is in launch.repository.ts; the transactions are here.
  */
 
 export interface LaunchRequest extends Audience {
@@ -33,14 +54,6 @@ export interface LaunchResult {
   testMode: boolean;
   recipients: number;
   originalRecipients: number;
-}
-
-/** A launch lock shared by launches and the scheduler (hourly limit, cooling period). */
-const LAUNCH_LOCK = 0x70a7_1e01;
-
-/** Takes the launch lock in `client`'s transaction (a newsletter's delete waits for a dispatch in progress). */
-export async function lockLaunches(client: pg.PoolClient): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
 }
 
 export class LaunchService {
@@ -66,11 +79,7 @@ export class LaunchService {
     const testMode = testSettings.enabled || req.testRequested;
     const result = await inTransaction(this.deps.pool, async (client) => {
       await lockLaunches(client);
-      const { rows } = await client.query<{ status: string; scheduled_at: Date | null }>(
-        `SELECT "status", "scheduled_at" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
-        [campaignId],
-      );
-      const c = rows[0];
+      const c = await campaignForLaunch(client, campaignId);
       if (!c) throw new HttpError(404, 'Campaign not found');
       if (req.kind === 'send' && c.status !== 'draft')
         throw new HttpError(409, `${CAMPAIGN_MESSAGES.notDraft}: this campaign is ${c.status}`);
@@ -85,25 +94,19 @@ export class LaunchService {
         c.scheduled_at !== null &&
         c.scheduled_at.getTime() > Date.now();
       if (!scheduled && !testMode) await assertUnderHourlyLimit(client, this.deps.liveSendsPerHour);
-      const { rows: sendRows } = await client.query<{ id: number }>(
-        `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "test_mode", "live",
-           "address_book_ids", "contact_ids", "scheduled_at", "started_at", "all_contacts", "companies")
-         VALUES ($1, $2, $3::"campaign_send_status", $4, $5, $6::int[], $7::bigint[], $8, $9, $10, $11::text[]) RETURNING "id"`,
-        [
-          campaignId,
-          req.kind,
-          scheduled ? 'scheduled' : 'sending',
-          testMode,
-          !testMode,
-          req.addressBookIds,
-          req.contactIds,
-          scheduled ? c.scheduled_at : null,
-          scheduled ? null : new Date(),
-          req.allContacts === true,
-          req.companies ?? [],
-        ],
-      );
-      const sendId = sendRows[0]?.id as number;
+      const sendId = await insertSend(client, {
+        campaignId,
+        kind: req.kind,
+        status: scheduled ? 'scheduled' : 'sending',
+        testMode,
+        live: !testMode,
+        addressBookIds: req.addressBookIds,
+        contactIds: req.contactIds,
+        scheduledAt: scheduled ? c.scheduled_at : null,
+        startedAt: scheduled ? null : new Date(),
+        allContacts: req.allContacts === true,
+        companies: req.companies ?? [],
+      });
       // Its mails are made from the content as it is now, whatever happens to the campaign later.
       await keepSendContent(client, sendId);
       let counts: { total: number; original: number };
@@ -118,18 +121,11 @@ export class LaunchService {
         throw testMode && counts.original > 0
           ? new HttpError(400, `${CAMPAIGN_MESSAGES.noContacts}: ${CAMPAIGN_MESSAGES.noTestAddresses}`)
           : noContacts(req.kind, testMode);
-      await client.query(
-        `UPDATE "email_campaign_sends" SET "total" = $2, "original_recipients" = $3 WHERE "id" = $1`,
-        [sendId, counts.total, counts.original],
-      );
+      await setSendTotals(client, sendId, counts);
       // A test-mode send leaves the campaign as it was (a draft stays a draft, editable and
       // launchable; a sent campaign stays sent): it is listed apart (testSends), never current.
       if (scheduled || !testMode)
-        await client.query(
-          `UPDATE "email_campaigns" SET "status" = $2::"campaign_status", "current_send_id" = $1, "updated_at" = now()
-           WHERE "id" = $3`,
-          [sendId, scheduled ? 'scheduled' : 'sending', campaignId],
-        );
+        await markCampaignLaunched(client, campaignId, sendId, scheduled ? 'scheduled' : 'sending');
       return {
         sendId,
         scheduled,
@@ -166,21 +162,7 @@ export class LaunchService {
     for (;;) {
       const went = await inTransaction(this.deps.pool, async (client) => {
         await lockLaunches(client);
-        const { rows } = await client.query<{
-          id: number;
-          campaign_id: number;
-          kind: 'send' | 'resend';
-          test_mode: boolean;
-          address_book_ids: number[];
-          contact_ids: string[];
-          all_contacts: boolean;
-          companies: string[] | null;
-        }>(
-          `SELECT "id", "campaign_id", "kind", "test_mode", "address_book_ids", "contact_ids", "all_contacts", "companies"
-           FROM "email_campaign_sends" WHERE "status" = 'scheduled' AND "scheduled_at" <= now()
-           ORDER BY "scheduled_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        );
-        const s = rows[0];
+        const s = await nextDueSend(client);
         if (!s) return 'none' as const;
         try {
           await assertNotBlocked(client);
@@ -208,35 +190,17 @@ export class LaunchService {
           test.addresses,
         );
         if (counts.total === 0) {
-          await client.query(
-            `UPDATE "email_campaign_sends" SET "status" = 'cancelled', "finished_at" = now() WHERE "id" = $1`,
-            [s.id],
-          );
-          await client.query(
-            `UPDATE "email_campaigns" SET "status" = 'draft', "updated_at" = now() WHERE "id" = $1 AND "status" = 'scheduled'`,
-            [s.campaign_id],
-          );
+          await cancelEmptyDueSend(client, s.id, s.campaign_id);
           this.deps.logger.warn(
             { campaignId: s.campaign_id },
             'scheduled campaign had no recipients; back to draft',
           );
           return 'went' as const;
         }
-        await client.query(
-          `UPDATE "email_campaign_sends" SET "status" = 'sending', "started_at" = now(), "test_mode" = $2, "live" = $3,
-             "total" = $4, "original_recipients" = $5 WHERE "id" = $1`,
-          [s.id, testMode, !testMode, counts.total, counts.original],
-        );
+        await startDueSend(client, s.id, testMode, counts);
         // Dispatched in test mode, nothing reached the audience: the campaign is a draft again
         // (its time used up), to be launched for real later.
-        await client.query(
-          testMode
-            ? `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL,
-                 "updated_at" = now() WHERE "id" = $1 AND "status" = 'scheduled' AND "current_send_id" = $2`
-            : `UPDATE "email_campaigns" SET "status" = 'sending', "current_send_id" = $2, "updated_at" = now()
-               WHERE "id" = $1 AND "status" = 'scheduled'`,
-          [s.campaign_id, s.id],
-        );
+        await moveCampaignOnDispatch(client, s.campaign_id, s.id, testMode);
         this.deps.logger.info(
           { campaignId: s.campaign_id, sendId: s.id, recipients: counts.total, worker: this.deps.workerId },
           'scheduled campaign dispatched',
@@ -257,14 +221,7 @@ export class LaunchService {
       const c = await lockCampaign(client, campaignId);
       if (c.status !== 'sending')
         throw new HttpError(409, `Only a sending campaign can be paused: this campaign is ${c.status}`);
-      await client.query(
-        `UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "id" = $1 AND "status" = 'sending'`,
-        [c.current_send_id],
-      );
-      await client.query(
-        `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "id" = $1`,
-        [campaignId],
-      );
+      await pauseCampaign(client, campaignId, c.current_send_id);
     });
   }
 
@@ -274,14 +231,7 @@ export class LaunchService {
       if (c.status !== 'paused')
         throw new HttpError(409, `Only a paused campaign can be resumed: this campaign is ${c.status}`);
       await assertNotBlocked(client);
-      await client.query(
-        `UPDATE "email_campaign_sends" SET "status" = 'sending' WHERE "id" = $1 AND "status" = 'paused'`,
-        [c.current_send_id],
-      );
-      await client.query(
-        `UPDATE "email_campaigns" SET "status" = 'sending', "updated_at" = now() WHERE "id" = $1`,
-        [campaignId],
-      );
+      await resumeCampaign(client, campaignId, c.current_send_id);
     });
     this.deps.kick();
     // A send whose last rows settled while it was paused completes now.
@@ -299,51 +249,27 @@ export class LaunchService {
         );
       // The send's row first: a settle in flight holds it (share) until it commits, so the count
       // below sees what it settled; a settle after this sees the send cancelled and counts again.
-      await client.query(`SELECT 1 FROM "email_campaign_sends" WHERE "id" = $1 FOR UPDATE`, [
-        c.current_send_id,
-      ]);
-      await client.query(
-        `UPDATE "email_campaign_sends" s SET "status" = 'cancelled', "finished_at" = now(),
-           "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
-         FROM (SELECT count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
-                      count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
-                      count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
-               FROM "email_campaign_recipients" WHERE "send_id" = $1) x
-         WHERE s."id" = $1`,
-        [c.current_send_id],
-      );
+      await lockSend(client, c.current_send_id);
+      await cancelSend(client, c.current_send_id);
       if (c.status === 'scheduled') {
         // Unscheduled: a draft with no time left on it (a stale time read as still scheduled).
-        await client.query(
-          `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1`,
-          [campaignId],
-        );
+        await unscheduleCampaign(client, campaignId);
       } else {
-        await client.query(
-          `UPDATE "email_campaigns" c SET "status" = 'cancelled', "updated_at" = now(),
-             "sent_count" = c."sent_count" + s."sent_count", "total_recipients" = c."total_recipients" + s."total"
-           FROM "email_campaign_sends" s WHERE c."id" = $1 AND s."id" = $2`,
-          [campaignId, c.current_send_id],
-        );
+        await cancelCampaign(client, campaignId, c.current_send_id);
       }
     });
   }
 }
 
+/** The campaign's row locked for a pause, a resume or a cancel; a 404 if there is none. */
 async function lockCampaign(client: pg.PoolClient, id: number) {
-  const { rows } = await client.query<{ status: string; current_send_id: number | null }>(
-    `SELECT "status", "current_send_id" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
-    [id],
-  );
-  if (!rows[0]) throw new HttpError(404, 'Campaign not found');
-  return rows[0];
+  const c = await campaignForChange(client, id);
+  if (!c) throw new HttpError(404, 'Campaign not found');
+  return c;
 }
 
 async function assertNotBlocked(client: pg.PoolClient): Promise<void> {
-  const { rows } = await client.query<{ until: Date }>(
-    `SELECT max("blocked_until") AS until FROM "email_send_blocks" WHERE "blocked_until" > now()`,
-  );
-  const until = rows[0]?.until;
+  const until = await blockedUntil(client);
   if (until)
     throw new HttpError(429, `${CAMPAIGN_MESSAGES.blocked} (until ${until.toISOString()})`, {
       'retry-after': String(Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000))),
@@ -351,11 +277,7 @@ async function assertNotBlocked(client: pg.PoolClient): Promise<void> {
 }
 
 async function assertUnderHourlyLimit(client: pg.PoolClient, limit = MAX_CAMPAIGNS_PER_HOUR): Promise<void> {
-  const { rows } = await client.query<{ n: number; first: Date | null }>(
-    `SELECT count(*)::int AS n, min("started_at") AS first FROM "email_campaign_sends"
-     WHERE "live" AND "started_at" > now() - interval '1 hour'`,
-  );
-  const r = rows[0];
+  const r = await liveSendsInLastHour(client);
   if (r && r.n >= limit) {
     const wait = r.first ? Math.max(1, Math.ceil((r.first.getTime() + 3600_000 - Date.now()) / 1000)) : 3600;
     throw new HttpError(

@@ -14,6 +14,7 @@ import { copyDurable } from '../../shared/copy-state.repository.ts';
 import { TokenSigner } from '../../shared/tokens.ts';
 import { MailRepository } from './mail.repository.ts';
 import { Mailer } from './mailer.service.ts';
+import { SentMailRepository } from './sent-mail.repository.ts';
 import { type CampaignMailRenderer, outboxRoutes } from './sent-mail.routes.ts';
 import { SettingsCopy } from './settings-copy.repository.ts';
 import { audienceSuppress, type Suppress } from './suppress.ts';
@@ -43,7 +44,7 @@ export async function registerDelivery(app: ServiceInstance, ctx: EmailContext):
     (msg, key) => logger.warn({ key }, msg),
   );
   const transports = new Transports(config, settings);
-  const mail = new MailRepository(db, deps.pool);
+  const mail = new MailRepository(deps.pool);
   const signer = new TokenSigner(config.EMAIL_SIGNING_SECRET);
   const suppress = audienceSuppress(ctx);
   const mailer = new Mailer({
@@ -139,7 +140,8 @@ export async function registerSentMail(
   delivery: DeliveryHandle,
   campaignMail: CampaignMailRenderer,
 ) {
-  const { mail, transports } = delivery;
+  const { transports } = delivery;
+  const mail = new SentMailRepository(ctx.db, ctx.deps.pool);
   const retentionDays = sentMailRetentionDays(ctx.deps.config);
   await app.register(async (scope) =>
     outboxRoutes(scope, { deps: ctx.deps, mail, transports, campaignMail, retentionDays }),

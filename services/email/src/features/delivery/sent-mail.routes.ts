@@ -9,7 +9,7 @@ import {
 import type { ServiceDeps, ServiceInstance } from '@parley/kit';
 import { sanitizeEmailHtml } from '../../shared/email-html.ts';
 import { headersOf, partOf } from './domain/mime.ts';
-import { type CampaignMailRef, type MailRepository, trackingIdOfMailId } from './mail.repository.ts';
+import { type CampaignMailRef, type SentMailRepository, trackingIdOfMailId } from './sent-mail.repository.ts';
 import type { Transports } from './transports/index.ts';
 
 /** A campaign mail as composed again for Sent mail: the same bytes it was sent with. */
@@ -38,7 +38,7 @@ export async function outboxRoutes(
   app: ServiceInstance,
   opts: {
     deps: ServiceDeps;
-    mail: MailRepository;
+    mail: SentMailRepository;
     transports: Transports;
     /** Campaign mail rendered again from its send's content (the campaigns feature's). */
     campaignMail: CampaignMailRenderer;

@@ -15,7 +15,7 @@ import {
   type FixableDrafts,
   readDraftContent,
 } from '../campaigns/campaigns.repository.ts';
-import { lockLaunches } from '../campaigns/launch.service.ts';
+import { lockLaunches } from '../campaigns/launch.repository.ts';
 import { withPreheader } from './domain/newsletter-template.ts';
 
 /**

@@ -25,7 +25,7 @@ import {
 } from '@parley/contracts';
 import { badRequest, conflict, HttpError, notFound } from '@parley/kit';
 import { sanitizeEmailHtml, textOfHtml } from '../../shared/email-html.ts';
-import type { AnalyticsRepository } from '../analytics/analytics.repository.ts';
+import type { CampaignReportsRepository } from '../analytics/campaign-reports.repository.ts';
 import { addCounts, NO_MAIL, performanceOf } from '../analytics/domain/analytics.ts';
 import { engagementReport } from '../analytics/domain/engagement.ts';
 import type { Audience } from '../campaigns/audience.repository.ts';
@@ -96,7 +96,7 @@ export class NewslettersService {
       blog: BlogCopyRepository;
       launches: LaunchService;
       mailer: Mailer;
-      analytics: AnalyticsRepository;
+      analytics: CampaignReportsRepository;
       origin: string;
     },
   ) {}

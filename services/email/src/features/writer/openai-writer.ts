@@ -7,7 +7,7 @@ import type { CampaignWriter } from './writer.service.ts';
  * OpenAI adapter (official SDK, JSON mode). Generation: the model writes the campaign's words
  * (subject, preheader, headline, paragraphs, list, button label, closing), and the local
  * plan fills whatever it leaves out; the call to action's link, the layout, the merge fields
- * and the footer stay the service's (domain/campaign-writer.ts renders them). Optimization:
+ * and the footer stay the service's (domain/campaign-renderer.ts renders them). Optimization:
  * the model rewrites the subject or the HTML and lists its changes; an HTML rewrite that
  * loses a merge field the original had ({{unsubscribeUrl}}, {{firstName}}…) is refused.
  */

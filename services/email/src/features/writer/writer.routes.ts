@@ -13,7 +13,8 @@ import { badRequest, HttpError, type ServiceDeps, type ServiceInstance } from '@
 import { sanitizeEmailHtml, textOfHtml } from '../../shared/email-html.ts';
 import { headerImagePath } from '../../shared/header-banner.ts';
 import type { Mailer } from '../delivery/mailer.service.ts';
-import { companyFrom, renderCampaign } from './domain/campaign-writer.ts';
+import { renderCampaign } from './domain/campaign-renderer.ts';
+import { companyFrom } from './domain/company.ts';
 import type { CampaignWriter } from './writer.service.ts';
 
 const errors = {

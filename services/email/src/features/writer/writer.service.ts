@@ -1,12 +1,9 @@
 import type { EmailAiProvider, OptimizeField, OptimizeGoal } from '@parley/contracts';
 import type { EmailConfig } from '../../config.ts';
 import { type CampaignCopy, type CopyBrief, planCopy } from './domain/campaign-writer.ts';
-import {
-  type OptimizeContext,
-  type Optimized,
-  optimizeHtml,
-  optimizeSubject,
-} from './domain/content-optimizer.ts';
+import type { OptimizeContext, Optimized } from './domain/content-optimizer.ts';
+import { optimizeHtml } from './domain/html-optimizer.ts';
+import { optimizeSubject } from './domain/subject-optimizer.ts';
 
 export interface OptimizeRequest {
   field: OptimizeField;
@@ -19,7 +16,7 @@ export interface OptimizeRequest {
 /**
  * Writes campaign copy and optimizes a subject or body: OpenAI when OPENAI_API_KEY is set,
  * the local writer otherwise. Either way the copy is rendered by the same e-mail layout
- * (domain/campaign-writer.ts) and every HTML result is sanitised by the routes.
+ * (domain/campaign-renderer.ts) and every HTML result is sanitised by the routes.
  */
 export interface CampaignWriter {
   readonly provider: EmailAiProvider;

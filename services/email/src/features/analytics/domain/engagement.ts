@@ -1,8 +1,8 @@
 import { ENGAGEMENT_REPORT_LIMIT, type EngagementReportResponse } from '@parley/contracts';
-import type { AnalyticsRepository } from '../analytics.repository.ts';
+import type { CampaignReportsRepository } from '../campaign-reports.repository.ts';
 import { NO_MAIL, performanceOf } from './analytics.ts';
 
-type Engagement = Awaited<ReturnType<AnalyticsRepository['engagement']>>;
+type Engagement = Awaited<ReturnType<CampaignReportsRepository['engagement']>>;
 
 /** Nothing sent yet: the report of a campaign (or newsletter) before its first send. */
 export const NO_ENGAGEMENT: Engagement = {
@@ -19,7 +19,7 @@ export const NO_ENGAGEMENT: Engagement = {
  * and the totals.
  */
 export async function engagementReport(
-  repo: AnalyticsRepository,
+  repo: CampaignReportsRepository,
   campaign: EngagementReportResponse['campaign'],
   campaignId: number | null = campaign.id,
   includeTest = false,

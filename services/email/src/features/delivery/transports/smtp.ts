@@ -1,12 +1,7 @@
 import { type DkimKey, dkimSigner, type Signer } from './dkim.ts';
-import {
-  type SmtpClientOptions,
-  SmtpCommandError,
-  SmtpNetworkError,
-  SmtpPool,
-  type SmtpReply,
-  SmtpReplyError,
-} from './smtp-client.ts';
+import { SmtpPool } from './smtp-client.ts';
+import type { SmtpClientOptions } from './smtp-host.ts';
+import { SmtpCommandError, SmtpNetworkError, type SmtpReply, SmtpReplyError } from './smtp-protocol.ts';
 import { type Envelope, type MailTransport, SendError, type SendResult } from './transport.ts';
 
 export interface SmtpOptions {

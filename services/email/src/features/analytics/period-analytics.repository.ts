@@ -2,82 +2,21 @@ import {
   ANALYTICS_PERIOD_DAYS,
   type AnalyticsPeriod,
   type CampaignStatus,
-  ENGAGEMENT_REPORT_LIMIT,
-  type EngagementClick,
-  type EngagementOpen,
   type MailingKind,
   type TrendPoint,
 } from '@parley/contracts';
-import { badRequest, notFound } from '@parley/kit';
+import { badRequest } from '@parley/kit';
 import type pg from 'pg';
 import { BOOK_SELECT } from '../audience/address-books.repository.ts';
+import { COUNTS, type CountsRow, countsOf, KIND, liveOnly, liveSends } from './analytics-sql.ts';
 import { bucketDaysOf, bucketIndex, type MailCounts, NO_MAIL } from './domain/analytics.ts';
 
 /**
- * The SQL of the analytics. Every figure comes from the campaign mails' tracking rows
- * (`email_tracking`, one per mail, `campaign_id` = the campaign's id as text) and their events
- * (`email_events`); each answer is a handful of set-based statements, never a query per row.
- * Only ids of real campaigns count (joined to `email_campaigns`), so other senders' tracking
- * rows (transactional mail) never leak in.
+ * The analytics of a period (Advanced analytics and the campaign comparison): its window in a
+ * time zone, the mails sent in it and in the previous window per campaign, what happened in
+ * each bucket of it, and the address books as segments; with the audience's totals and the
+ * sender address Advanced analytics shows. The shared SQL is in analytics-sql.ts.
  */
-
-/** The aggregates of a set of tracking rows, in the MailCounts order. */
-const COUNTS = `
-  count(*) FILTER (WHERE t."sent_at" IS NOT NULL)::int AS sent,
-  count(*) FILTER (WHERE t."sent_at" IS NOT NULL AND t."bounced_at" IS NOT NULL)::int AS bounced,
-  count(*) FILTER (WHERE t."opened_at" IS NOT NULL)::int AS opened,
-  count(*) FILTER (WHERE t."opened_at" IS NULL AND t."proxy_open_count" > 0)::int AS proxy_only,
-  count(*) FILTER (WHERE t."clicked_at" IS NOT NULL)::int AS clicked,
-  count(*) FILTER (WHERE t."opened_at" IS NOT NULL OR t."clicked_at" IS NOT NULL)::int AS engaged,
-  count(*) FILTER (WHERE t."unsubscribed_at" IS NOT NULL)::int AS unsubscribed,
-  count(*) FILTER (WHERE t."complained_at" IS NOT NULL)::int AS complained`;
-
-interface CountsRow {
-  sent: number;
-  bounced: number;
-  opened: number;
-  proxy_only: number;
-  clicked: number;
-  engaged: number;
-  unsubscribed: number;
-  complained: number;
-}
-
-const countsOf = (r: CountsRow | undefined): MailCounts =>
-  r
-    ? {
-        sent: r.sent,
-        bounced: r.bounced,
-        opened: r.opened,
-        proxyOnly: r.proxy_only,
-        clicked: r.clicked,
-        engaged: r.engaged,
-        unsubscribed: r.unsubscribed,
-        complained: r.complained,
-      }
-    : { ...NO_MAIL };
-
-/**
- * Live mail only, unless test mail is asked for: the tracking rows' `test_mode` is the second
- * column of their campaign index, so the filter narrows the index scan itself.
- */
-const liveOnly = (includeTest: boolean, alias = 't') =>
-  includeTest ? '' : `AND ${alias}."test_mode" = false`;
-/** The sends whose campaigns a period reads (a test-mode send only when test mail is asked for). */
-const liveSends = (includeTest: boolean) => (includeTest ? '' : 'AND NOT s."test_mode"');
-
-/** Which kind of mailing an email_campaigns row is (a newsletter's sends run as a campaign). */
-const KIND = `CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END`;
-
-export interface CampaignTotals {
-  id: number;
-  name: string;
-  kind: MailingKind;
-  status: CampaignStatus;
-  sentAt: string | null;
-  recipients: number;
-  counts: MailCounts;
-}
 
 export interface PeriodWindow {
   period: AnalyticsPeriod;
@@ -120,62 +59,8 @@ export interface SegmentRow {
 const isUnknownTimeZone = (err: unknown) =>
   (err as { code?: string }).code === '22023' && /time zone/i.test((err as Error).message);
 
-export class AnalyticsRepository {
+export class PeriodAnalyticsRepository {
   constructor(private readonly pool: pg.Pool) {}
-
-  /** Every launched campaign with its mails' totals (all time), newest first. */
-  async campaignTotals(includeTest = false): Promise<CampaignTotals[]> {
-    const { rows } = await this.pool.query<
-      CountsRow & {
-        id: number;
-        name: string;
-        kind: MailingKind;
-        status: CampaignStatus;
-        sent_at: Date | null;
-        total_recipients: number;
-      }
-    >(
-      `WITH agg AS (
-         SELECT t."campaign_id", ${COUNTS}
-         FROM "email_tracking" t
-         WHERE t."campaign_id" IN (SELECT "id"::text FROM "email_campaigns" WHERE "status" <> 'draft' OR "current_send_id" IS NOT NULL
-                                   ${includeTest ? `OR "id" IN (SELECT "campaign_id" FROM "email_campaign_sends" WHERE "test_mode")` : ''})
-           ${liveOnly(includeTest)}
-         GROUP BY t."campaign_id"
-       )
-       SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status, c."sent_at", c."total_recipients",
-              coalesce(a.sent, 0) AS sent, coalesce(a.bounced, 0) AS bounced, coalesce(a.opened, 0) AS opened,
-              coalesce(a.proxy_only, 0) AS proxy_only, coalesce(a.clicked, 0) AS clicked,
-              coalesce(a.engaged, 0) AS engaged, coalesce(a.unsubscribed, 0) AS unsubscribed,
-              coalesce(a.complained, 0) AS complained
-       FROM "email_campaigns" c
-       LEFT JOIN agg a ON a."campaign_id" = c."id"::text
-       WHERE c."status" <> 'draft' OR coalesce(a.sent, 0) > 0
-       ORDER BY coalesce(c."sent_at", c."updated_at") DESC, c."id" DESC`,
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      kind: r.kind,
-      status: r.status,
-      sentAt: r.sent_at?.toISOString() ?? null,
-      recipients: r.total_recipients,
-      counts: countsOf(r),
-    }));
-  }
-
-  /** The mails' totals of the given campaigns (all time; a campaign without mail: none). */
-  async countsByCampaign(ids: number[], includeTest = false): Promise<Map<number, MailCounts>> {
-    const out = new Map<number, MailCounts>();
-    if (!ids.length) return out;
-    const { rows } = await this.pool.query<CountsRow & { campaign_id: string }>(
-      `SELECT t."campaign_id", ${COUNTS} FROM "email_tracking" t
-       WHERE t."campaign_id" = ANY($1::text[]) ${liveOnly(includeTest)} GROUP BY t."campaign_id"`,
-      [ids.map(String)],
-    );
-    for (const r of rows) out.set(Number(r.campaign_id), countsOf(r));
-    return out;
-  }
 
   /**
    * The window of a period in a time zone: from the local midnight `days − 1` days before
@@ -383,135 +268,4 @@ export class AnalyticsRepository {
     );
     return rows[0]?.value?.trim() || null;
   }
-
-  async campaign(
-    id: number,
-  ): Promise<{ id: number; name: string; status: CampaignStatus; sentAt: string | null }> {
-    const { rows } = await this.pool.query<{
-      id: number;
-      name: string;
-      status: CampaignStatus;
-      sent_at: Date | null;
-    }>(`SELECT "id", "name", "status"::text AS status, "sent_at" FROM "email_campaigns" WHERE "id" = $1`, [
-      id,
-    ]);
-    const r = rows[0];
-    if (!r) throw notFound('Campaign not found');
-    return { id: r.id, name: r.name, status: r.status, sentAt: r.sent_at?.toISOString() ?? null };
-  }
-
-  /** One campaign's totals and its newest opens, proxy-only opens and clicks (at most `limit` each). */
-  async engagement(
-    campaignId: number,
-    limit = ENGAGEMENT_REPORT_LIMIT,
-    includeTest = false,
-  ): Promise<{
-    counts: MailCounts;
-    opens: EngagementOpen[];
-    proxyOpens: EngagementOpen[];
-    clicks: EngagementClick[];
-    truncated: { opens: boolean; proxyOpens: boolean; clicks: boolean };
-  }> {
-    const id = String(campaignId);
-    // Names as they were at send time (the recipient row), so a later edit or deletion of the
-    // contact does not rewrite who received the mail.
-    const person = `t."email", t."contact_id", r."first_name", r."last_name", r."company"`;
-    const from = `FROM "email_tracking" t LEFT JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"`;
-    const live = liveOnly(includeTest);
-    const [summary, opens, proxy, clicks] = await Promise.all([
-      this.pool.query<CountsRow>(
-        `SELECT ${COUNTS} FROM "email_tracking" t WHERE t."campaign_id" = $1 ${live}`,
-        [id],
-      ),
-      this.pool.query<
-        PersonRow & {
-          opened_at: Date;
-          last_opened_at: Date | null;
-          open_count: number;
-          device_type: string | null;
-        }
-      >(
-        `SELECT ${person}, t."opened_at", t."last_opened_at", t."open_count", t."device_type"
-         ${from} WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NOT NULL
-         ORDER BY t."opened_at" DESC, t."id" LIMIT $2`,
-        [id, limit + 1],
-      ),
-      this.pool.query<
-        PersonRow & { first_at: Date; last_at: Date; proxy_open_count: number; proxy: string | null }
-      >(
-        `SELECT ${person}, p.first_at, p.last_at, t."proxy_open_count", p.proxy
-         ${from}
-         CROSS JOIN LATERAL (
-           SELECT min(e."timestamp") AS first_at, max(e."timestamp") AS last_at, min(e."proxy") AS proxy
-           FROM "email_events" e
-           WHERE e."tracking_id" = t."tracking_id" AND e."event_type" = 'open' AND e."proxy" IS NOT NULL
-         ) p
-         WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NULL AND t."proxy_open_count" > 0 AND p.first_at IS NOT NULL
-         ORDER BY p.first_at DESC, t."id" LIMIT $2`,
-        [id, limit + 1],
-      ),
-      this.pool.query<
-        PersonRow & {
-          clicked_at: Date;
-          last_clicked_at: Date | null;
-          click_count: number;
-          last_click_url: string | null;
-        }
-      >(
-        `SELECT ${person}, t."clicked_at", t."last_clicked_at", t."click_count", t."last_click_url"
-         ${from} WHERE t."campaign_id" = $1 ${live} AND t."clicked_at" IS NOT NULL
-         ORDER BY t."clicked_at" DESC, t."id" LIMIT $2`,
-        [id, limit + 1],
-      ),
-    ]);
-    return {
-      counts: countsOf(summary.rows[0]),
-      opens: opens.rows.slice(0, limit).map((r) => ({
-        ...personOf(r),
-        openedAt: r.opened_at.toISOString(),
-        lastOpenedAt: r.last_opened_at?.toISOString() ?? null,
-        openCount: r.open_count,
-        proxy: false,
-        proxyName: null,
-        deviceType: r.device_type,
-      })),
-      proxyOpens: proxy.rows.slice(0, limit).map((r) => ({
-        ...personOf(r),
-        openedAt: r.first_at.toISOString(),
-        lastOpenedAt: r.last_at.toISOString(),
-        openCount: r.proxy_open_count,
-        proxy: true,
-        proxyName: r.proxy,
-        deviceType: null,
-      })),
-      clicks: clicks.rows.slice(0, limit).map((r) => ({
-        ...personOf(r),
-        clickedAt: r.clicked_at.toISOString(),
-        lastClickedAt: r.last_clicked_at?.toISOString() ?? null,
-        clickCount: r.click_count,
-        lastClickUrl: r.last_click_url,
-      })),
-      truncated: {
-        opens: opens.rows.length > limit,
-        proxyOpens: proxy.rows.length > limit,
-        clicks: clicks.rows.length > limit,
-      },
-    };
-  }
 }
-
-interface PersonRow {
-  email: string;
-  contact_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-}
-
-const personOf = (r: PersonRow) => ({
-  firstName: r.first_name,
-  lastName: r.last_name,
-  contactEmail: r.email,
-  company: r.company,
-  contactId: r.contact_id !== null && /^\d{1,15}$/.test(r.contact_id) ? Number(r.contact_id) : null,
-});
