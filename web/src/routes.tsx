@@ -66,23 +66,23 @@ const table: RouteObject[] = [
     children: [
       {
         path: 'admin/login',
-        lazy: async () => ({ Component: (await import('./admin/pages/login.tsx')).default }),
+        lazy: async () => ({ Component: (await import('./admin/auth/login-page.tsx')).default }),
       },
       {
         path: 'admin/invite/:token',
-        lazy: async () => ({ Component: (await import('./admin/pages/invite.tsx')).default }),
+        lazy: async () => ({ Component: (await import('./admin/auth/invite-page.tsx')).default }),
       },
       {
         path: 'admin/simple',
-        lazy: async () => ({ Component: (await import('./admin/pages/test-login.tsx')).SimpleLoginPage }),
+        lazy: async () => ({ Component: (await import('./admin/auth/test-login-page.tsx')).SimpleLoginPage }),
       },
       {
         path: 'admin/test',
-        lazy: async () => ({ Component: (await import('./admin/pages/test-login.tsx')).TestLoginPage }),
+        lazy: async () => ({ Component: (await import('./admin/auth/test-login-page.tsx')).TestLoginPage }),
       },
       {
         path: 'admin/change-password',
-        lazy: async () => ({ Component: (await import('./admin/pages/change-password.tsx')).default }),
+        lazy: async () => ({ Component: (await import('./admin/auth/change-password-page.tsx')).default }),
       },
       {
         lazy: async () => ({ Component: (await import('./admin/pages/shell.tsx')).default }),
@@ -101,11 +101,11 @@ const table: RouteObject[] = [
           },
           {
             path: 'bookings-admin',
-            lazy: async () => ({ Component: (await import('./admin/pages/bookings.tsx')).default }),
+            lazy: async () => ({ Component: (await import('./admin/bookings/page.tsx')).default }),
           },
           {
             path: 'admin/bookings',
-            lazy: async () => ({ Component: (await import('./admin/pages/bookings.tsx')).default }),
+            lazy: async () => ({ Component: (await import('./admin/bookings/page.tsx')).default }),
           },
           {
             path: 'admin/users',
@@ -129,7 +129,9 @@ const table: RouteObject[] = [
           },
           {
             path: 'admin/address-books',
-            lazy: async () => ({ Component: (await import('./admin/address-books/page.tsx')).default }),
+            lazy: async () => ({
+              Component: (await import('./admin/email/audience/address-books/page.tsx')).default,
+            }),
           },
           {
             path: 'admin/email',

@@ -3,8 +3,8 @@ import { Loader2, LogOut, Menu, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/layout/logo.tsx';
+import { useAdmin, useLogout } from '../auth/session.tsx';
 import { FeatureDiscovery } from '../feature-discovery/feature-discovery.tsx';
-import { useAdmin, useLogout } from '../lib/session.tsx';
 import { entriesFor, isConsoleEntry, isEntryActive } from './nav-entries.ts';
 
 export const ROLE_LABELS = { admin: 'Admin', super_admin: 'Super Admin' } as const;

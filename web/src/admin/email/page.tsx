@@ -5,13 +5,13 @@ import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { PageHeader, secondaryButton } from '../components/ui.tsx';
 import { AdvancedAnalyticsTab } from './analytics/advanced-tab.tsx';
 import { AnalyticsTab } from './analytics/analytics-tab.tsx';
-import { formatCount, useAddressBooks } from './audience-api.ts';
+import { formatCount, useAddressBooks } from './audience/api.ts';
+import { ContactSearchTab } from './audience/contact-search-tab.tsx';
+import { ImportContactsDialog } from './audience/contacts-import-dialog.tsx';
+import { ContactsTab } from './audience/contacts-tab.tsx';
 import { useCampaigns } from './campaigns/api.ts';
 import { CampaignsTab } from './campaigns/campaigns-tab.tsx';
-import { ContactSearchTab } from './contact-search-tab.tsx';
-import { ContactsTab } from './contacts-tab.tsx';
 import { DeliverabilityTab } from './deliverability/deliverability-tab.tsx';
-import { ImportContactsDialog } from './import-dialog.tsx';
 
 export type EmailTab = 'contacts' | 'search' | 'campaigns' | 'analytics' | 'advanced' | 'deliverability';
 

@@ -12,7 +12,7 @@ import {
   inputClass,
   labelClass,
 } from '../components/ui.tsx';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { AudienceDialog } from '../email/audience/audience-dialog.tsx';
 import { MERGE_FIELD_HELP, MergeFieldMenu } from '../email/campaigns/merge-field-menu.tsx';
 import { createNewsletter, failureToast, refreshNewsletters } from './api.ts';
 

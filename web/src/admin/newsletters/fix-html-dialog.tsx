@@ -13,8 +13,8 @@ import {
   FieldError,
   LoadingState,
 } from '../components/ui.tsx';
-import { formatCount } from '../email/audience-api.ts';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { formatCount } from '../email/audience/api.ts';
+import { AudienceDialog } from '../email/audience/audience-dialog.tsx';
 import { refreshCampaigns } from '../email/campaigns/api.ts';
 import { messageOr } from '../lib/api.ts';
 import { FIX_HTML_PATH, failureToast, fixHtml, refreshNewsletters } from './api.ts';

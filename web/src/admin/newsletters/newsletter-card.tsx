@@ -16,7 +16,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { formatShortDateTime } from '../../lib/time.ts';
 import { Badge, cardClass, ProgressBar, primaryButton, secondaryButton } from '../components/ui.tsx';
-import { formatCount } from '../email/audience-api.ts';
+import { formatCount } from '../email/audience/api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS } from '../email/campaigns/api.ts';
 import { TestSendsLine } from '../email/campaigns/test-sends.tsx';
 import { refreshNewsletters, useSendingNewsletter } from './api.ts';

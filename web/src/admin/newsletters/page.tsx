@@ -14,7 +14,7 @@ import { useRef, useState } from 'react';
 import { returnFocusTo } from '../../components/dialog-focus.ts';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { PageHeader, primaryButton, StatCard, secondaryButton } from '../components/ui.tsx';
-import { formatCount } from '../email/audience-api.ts';
+import { formatCount } from '../email/audience/api.ts';
 import { formatRate } from '../email/campaigns/api.ts';
 import { refreshNewsletters, useNewsletterAnalytics, useNewsletters } from './api.ts';
 import { ConvertTab } from './convert-tab.tsx';

@@ -2,7 +2,7 @@ import { type Newsletter, SAMPLE_CONTACT } from '@parley/contracts';
 import clsx from 'clsx';
 import { useEffect, useState } from 'react';
 import { ErrorState, LoadingState, selectClass } from '../components/ui.tsx';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { AudienceDialog } from '../email/audience/audience-dialog.tsx';
 import {
   DevicePicker,
   initialPreviewDevice,

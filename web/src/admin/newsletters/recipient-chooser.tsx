@@ -4,7 +4,7 @@ import { Building2, UserCheck, Users } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
 import { ErrorState, inputClass, LoadingState, secondaryButton } from '../components/ui.tsx';
-import { contactName, formatCount } from '../email/audience-api.ts';
+import { contactName, formatCount } from '../email/audience/api.ts';
 import { messageOr } from '../lib/api.ts';
 import { useAudienceCount, useAudienceSummary, useNewsletterContacts } from './api.ts';
 import {

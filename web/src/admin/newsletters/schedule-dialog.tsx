@@ -14,7 +14,7 @@ import {
   labelClass,
 } from '../components/ui.tsx';
 import { localTimeZone } from '../email/analytics/api.ts';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { AudienceDialog } from '../email/audience/audience-dialog.tsx';
 import { failureToast, refreshNewsletters, scheduleNewsletter } from './api.ts';
 import { RecipientChooser, useRecipientCount } from './recipient-chooser.tsx';
 import { audienceOf, EMPTY_CHOICE, type RecipientChoice, scheduleInstant } from './recipients.ts';

@@ -12,8 +12,8 @@ import {
   FormAlert,
   primaryButton,
 } from '../components/ui.tsx';
-import { formatCount } from '../email/audience-api.ts';
-import { AudienceDialog } from '../email/audience-dialog.tsx';
+import { formatCount } from '../email/audience/api.ts';
+import { AudienceDialog } from '../email/audience/audience-dialog.tsx';
 import { MergeCheckPanel, needsAcknowledgement } from '../email/campaigns/merge-check-panel.tsx';
 import { useSettings } from '../settings/api.ts';
 import { parseSavedAddresses } from '../settings/testing-rules.ts';

@@ -3,9 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, ArrowRight, CalendarDays, Filter, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { BookingFilterPanel } from '../components/booking-filters.tsx';
-import { Badge, cardClass, ErrorState, LoadingState, PageHeader, StatCard } from '../components/ui.tsx';
-import { ADMIN_USERS_PATH, adminQueryRetry, messageOr } from '../lib/api.ts';
+import { useAdmin } from '../auth/session.tsx';
 import {
   type BookingFilters,
   dayKey,
@@ -15,9 +13,11 @@ import {
   NO_FILTERS,
   STATUS_BADGE,
   STATUS_LABELS,
-} from '../lib/bookings.ts';
-import { useAdmin } from '../lib/session.tsx';
-import { useBookings, useNow } from '../lib/use-bookings.ts';
+} from '../bookings/api.ts';
+import { BookingFilterPanel } from '../bookings/booking-filters.tsx';
+import { useBookings, useNow } from '../bookings/use-bookings.ts';
+import { Badge, cardClass, ErrorState, LoadingState, PageHeader, StatCard } from '../components/ui.tsx';
+import { ADMIN_USERS_PATH, adminQueryRetry, messageOr } from '../lib/api.ts';
 
 /** Dashboard: recent list size and the fixed session count (spec §9). */
 export const RECENT_BOOKINGS = 5;

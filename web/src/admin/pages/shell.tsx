@@ -1,8 +1,8 @@
 import { Outlet, useLocation } from 'react-router';
+import { LoginScreen } from '../auth/login-page.tsx';
+import { AdminGuard } from '../auth/session.tsx';
 import { AdminFrame } from '../components/admin-frame.tsx';
 import { isConsoleEntry } from '../components/nav-entries.ts';
-import { AdminGuard } from '../lib/session.tsx';
-import { LoginScreen } from './login.tsx';
 
 /**
  * Layout of every signed-in admin screen: the admin guard, then the one admin frame and

@@ -3,12 +3,12 @@ import { useMutation } from '@tanstack/react-query';
 import { Clock, KeyRound, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { validatePasswordChange } from '../auth/change-password-page.tsx';
+import { useAdmin } from '../auth/session.tsx';
 import { AdminForm } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { cardClass, FieldError, FormAlert, labelClass, primaryButton } from '../components/ui.tsx';
 import { adminRequest, messageOr, notePasswordChanged } from '../lib/api.ts';
-import { useAdmin } from '../lib/session.tsx';
-import { validatePasswordChange } from '../pages/change-password.tsx';
 import { CHANGE_PASSWORD_PATH } from './api.ts';
 
 type Field = 'current' | 'next' | 'confirm';

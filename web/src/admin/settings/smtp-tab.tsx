@@ -5,6 +5,7 @@ import { AlertTriangle, Loader2, Mailbox, Send } from 'lucide-react';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
 import { isEmail } from '../../lib/email.ts';
+import { useAdmin } from '../auth/session.tsx';
 import { AdminForm } from '../components/form-feedback.tsx';
 import {
   cardClass,
@@ -15,7 +16,6 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
-import { useAdmin } from '../lib/session.tsx';
 import { sendTestEmails, serviceUnavailable, useMailTransport } from './api.ts';
 import { EmailServiceNotice } from './email-service-notice.tsx';
 import { type FieldDef, SettingsForm } from './settings-form.tsx';

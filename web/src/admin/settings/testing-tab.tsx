@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { FlaskConical, Loader2, MousePointerClick, Plus, Save, Send, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { useAdmin } from '../auth/session.tsx';
 import { useFormFeedback } from '../components/form-feedback.tsx';
 import {
   cardClass,
@@ -15,7 +16,6 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
-import { useAdmin } from '../lib/session.tsx';
 import { sendTestEmails, sendTestTracking, serviceUnavailable, useSaveSettings, useSettings } from './api.ts';
 import { EmailServiceNotice } from './email-service-notice.tsx';
 import { savedToast } from './save-outcome.ts';

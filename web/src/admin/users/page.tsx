@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldAlert, UserPlus, Users, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from '../../components/toast/index.ts';
+import { useAdmin } from '../auth/session.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { InvitationLink } from '../components/invitation-link.tsx';
 import {
   cardClass,
   EmptyState,
@@ -15,9 +15,8 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { ADMIN_USERS_PATH, adminQueryRetry, adminRequest, messageOr } from '../lib/api.ts';
-import { useAdmin } from '../lib/session.tsx';
-
 import { CreateUserForm } from './create-user-form.tsx';
+import { InvitationLink } from './invitation-link.tsx';
 import { UserRow } from './user-row.tsx';
 
 export const DELETE_CONFIRMATION =

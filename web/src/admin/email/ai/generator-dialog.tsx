@@ -24,7 +24,7 @@ import {
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { useBrandSettings } from '../../settings/api.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { personalize, SAMPLE } from '../campaigns/personalize.ts';
 import { sanitizeHtml } from '../campaigns/sanitize.ts';
 import {

@@ -20,7 +20,7 @@ import {
   selectClass,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { personalize, SAMPLE } from '../campaigns/personalize.ts';
 import { sanitizeHtml } from '../campaigns/sanitize.ts';
 import { optimizeContent } from './api.ts';

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, ErrorState, LoadingState, StatCard } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { PERIOD_LABELS, useCampaignComparison } from './api.ts';
 import { MailingName } from './mailing-name.tsx';

@@ -13,7 +13,7 @@ import { lazy, Suspense, useState } from 'react';
 import { type TabDef, Tabs } from '../../../components/tabs.tsx';
 import { cardClass, ErrorState, LoadingState } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import { formatRate } from '../campaigns/api.ts';
 import { AudienceSection, CampaignsSection, DeliverabilitySection } from './advanced-sections.tsx';
 import { formatDay, PERIOD_LABELS, TREND_SERIES, useAdvancedAnalytics } from './api.ts';

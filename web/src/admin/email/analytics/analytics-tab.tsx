@@ -14,7 +14,7 @@ import {
   secondaryButton,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import {
   ANALYTICS_PATH,
   CAMPAIGN_STATUS_BADGE,

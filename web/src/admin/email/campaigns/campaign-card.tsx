@@ -18,7 +18,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
-import { formatCount, useAddressBooks } from '../audience-api.ts';
+import { formatCount, useAddressBooks } from '../audience/api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';
 import { TestSendsLine } from './test-sends.tsx';

@@ -17,7 +17,7 @@ import {
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { OptimizerDialog } from '../ai/optimizer-dialog.tsx';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { createCampaign, refreshCampaigns, updateCampaign } from './api.ts';
 import {
   type CampaignForm,

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { toast } from '../../../components/toast/index.ts';
 import { ProgressBar, secondaryButton } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import {
   listIsBehind,
   pauseCampaign,

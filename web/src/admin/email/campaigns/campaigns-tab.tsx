@@ -26,7 +26,7 @@ import { messageOr } from '../../lib/api.ts';
 import { regenerateSeed } from '../ai/api.ts';
 import { GeneratorDialog, type GeneratorSeed } from '../ai/generator-dialog.tsx';
 import { EngagementReportDialog } from '../analytics/engagement-report-dialog.tsx';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import {
   cancelCampaign,
   deleteCampaign,

@@ -24,7 +24,7 @@ import {
   selectClass,
 } from '../../components/ui.tsx';
 import { adminQueryRetry, messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 
 /**
  * A campaign's delivery log (/admin/email/campaigns/{id}/delivery; a newsletter's campaign

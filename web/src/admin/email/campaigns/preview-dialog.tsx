@@ -1,8 +1,8 @@
 import { type Campaign, type Contact, MISSING_FIELDS_CONTACT } from '@parley/contracts';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { inputClass, labelClass, selectClass } from '../../components/ui.tsx';
-import { contactName, useAddressBooks, useContacts } from '../audience-api.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { contactName, useAddressBooks, useContacts } from '../audience/api.ts';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { DevicePicker, initialPreviewDevice, MailPreviewTabs, type PreviewDevice } from '../mail-preview.tsx';
 import { formatSize, type PreviewContact, personalize, SAMPLE, wordCount } from './personalize.ts';
 import { sanitizeHtml } from './sanitize.ts';

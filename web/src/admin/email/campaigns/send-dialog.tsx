@@ -16,8 +16,8 @@ import {
 } from '../../components/ui.tsx';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
-import { formatCount } from '../audience-api.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { formatCount } from '../audience/api.ts';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast, useMergeCheck } from './api.ts';
 import { MergeCheckPanel, needsAcknowledgement } from './merge-check-panel.tsx';
 import { TargetPicker } from './target-picker.tsx';

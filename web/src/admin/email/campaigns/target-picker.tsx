@@ -1,8 +1,8 @@
 import { plural } from '@parley/contracts/plural';
 import { useId } from 'react';
 import { secondaryButton } from '../../components/ui.tsx';
-import { formatCount, useAddressBooks } from '../audience-api.ts';
-import { useRecipients } from '../recipients.ts';
+import { formatCount, useAddressBooks } from '../audience/api.ts';
+import { useRecipients } from '../audience/recipients.ts';
 
 /**
  * Who a campaign goes to (email marketing §4: the union of the active contacts of the chosen

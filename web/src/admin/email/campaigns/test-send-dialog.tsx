@@ -15,7 +15,7 @@ import {
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { sendTest } from './api.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,7 +1,7 @@
 import type { TestSends } from '@parley/contracts';
 import { FlaskConical } from 'lucide-react';
 import { formatShortDateTime } from '../../../lib/time.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 
 /**
  * A campaign's or newsletter's test-mode sends, apart from its live ones (issue 35): they go

@@ -35,7 +35,7 @@ import {
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
 import { IncludeTestToggle, mailCounted } from '../analytics/include-test-toggle.tsx';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import { useCampaigns } from '../campaigns/api.ts';
 import { AntiSpamChecklist } from './anti-spam-checklist.tsx';
 import { useDeliverability } from './api.ts';

@@ -18,7 +18,7 @@ import {
 import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
-import { AudienceDialog } from '../audience-dialog.tsx';
+import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { sendTest } from '../campaigns/api.ts';
 import { hasHtmlContent, usableTestAddresses } from './test-addresses.ts';
 

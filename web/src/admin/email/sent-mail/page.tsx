@@ -16,7 +16,7 @@ import {
   selectClass,
 } from '../../components/ui.tsx';
 import { messageOr } from '../../lib/api.ts';
-import { formatCount } from '../audience-api.ts';
+import { formatCount } from '../audience/api.ts';
 import {
   KIND_LABELS,
   kindLabel,

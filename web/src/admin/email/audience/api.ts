@@ -14,8 +14,8 @@ import type {
   ResubscribeResponse,
 } from '@parley/contracts';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
-import { apiErrorOf, apiErrorOfXhr } from '../../lib/api.ts';
-import { adminQueryRetry, adminRequest } from '../lib/api.ts';
+import { apiErrorOf, apiErrorOfXhr } from '../../../lib/api.ts';
+import { adminQueryRetry, adminRequest } from '../../lib/api.ts';
 
 /**
  * The audience's calls (email marketing §7, admin back office §7; job and export paths as in

@@ -9,8 +9,8 @@ import { plural } from '@parley/contracts/plural';
 import { useMutation } from '@tanstack/react-query';
 import { Eye, Loader2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { secondaryButton } from '../components/ui.tsx';
-import { messageOr } from '../lib/api.ts';
+import { secondaryButton } from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
 
 /**
  * What an import does with contacts already in the book (issue 35: Mautic's and Brevo's

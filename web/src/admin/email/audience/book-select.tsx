@@ -1,5 +1,5 @@
 import type { AddressBook } from '@parley/contracts';
-import { selectClass } from '../components/ui.tsx';
+import { selectClass } from '../../components/ui.tsx';
 
 /** The address-book filter of the contact lists: 'All address books' or one of them. */
 export function BookSelect({

@@ -10,8 +10,8 @@ import { plural } from '@parley/contracts/plural';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage, errorStatus } from '../../lib/api.ts';
-import { labelClass, ProgressBar, secondaryButton, selectClass } from '../components/ui.tsx';
+import { errorMessage, errorStatus } from '../../../lib/api.ts';
+import { labelClass, ProgressBar, secondaryButton, selectClass } from '../../components/ui.tsx';
 import {
   cancelImport,
   formatCount,
@@ -21,7 +21,7 @@ import {
   uploadImport,
   useImportJob,
   useRunningImport,
-} from './audience-api.ts';
+} from './api.ts';
 
 /**
  * An import's life in a dialog: the upload (bytes sent), the job's live counts (rows read,

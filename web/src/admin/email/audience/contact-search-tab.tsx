@@ -3,8 +3,8 @@ import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { Info, ListPlus, Search, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { returnFocusTo } from '../../components/dialog-focus.ts';
-import { toast } from '../../components/toast/index.ts';
+import { returnFocusTo } from '../../../components/dialog-focus.ts';
+import { toast } from '../../../components/toast/index.ts';
 import {
   Badge,
   cardClass,
@@ -13,8 +13,8 @@ import {
   LoadingState,
   primaryButton,
   secondaryButton,
-} from '../components/ui.tsx';
-import { messageOr } from '../lib/api.ts';
+} from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
 import {
   contactName,
   formatCount,
@@ -22,7 +22,7 @@ import {
   STATUS_LABELS,
   useAddressBooks,
   useContacts,
-} from './audience-api.ts';
+} from './api.ts';
 import { BookSelect } from './book-select.tsx';
 import { ContactDetailsDialog } from './contact-details-dialog.tsx';
 import { Pager } from './pager.tsx';

@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { secondaryButton } from '../components/ui.tsx';
+import { secondaryButton } from '../../components/ui.tsx';
 
 /** Previous / Next paging of a contact list (spec §2: paging with previous and next). */
 export function Pager({

@@ -2,7 +2,7 @@ import type { CreateAdminUserResponse } from '@parley/contracts';
 import { Check, Copy, Link2, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatShortDateTime } from '../../lib/time.ts';
-import { inputClass, primaryButton } from './ui.tsx';
+import { inputClass, primaryButton } from '../components/ui.tsx';
 
 /** The invitation link as an absolute address (the server may answer a path). */
 export function absoluteLink(url: string): string {

@@ -3,10 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { Loader2, LogIn } from 'lucide-react';
 import { useId, useState } from 'react';
 import { isEmail } from '../../lib/email.ts';
+import { AdminForm } from '../components/form-feedback.tsx';
+import { PasswordInput } from '../components/password-input.tsx';
+import { FieldError, FormAlert, inputClass, labelClass, primaryButton } from '../components/ui.tsx';
 import { login, messageOr } from '../lib/api.ts';
-import { AdminForm } from './form-feedback.tsx';
-import { PasswordInput } from './password-input.tsx';
-import { FieldError, FormAlert, inputClass, labelClass, primaryButton } from './ui.tsx';
 
 interface FieldErrors {
   email?: string;

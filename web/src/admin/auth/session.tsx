@@ -4,7 +4,7 @@ import { Loader2 } from 'lucide-react';
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
-import { isPasswordChangeRequired, isUnauthorized, logout, ME_PATH, meQuery, messageOr } from './api.ts';
+import { isPasswordChangeRequired, isUnauthorized, logout, ME_PATH, meQuery, messageOr } from '../lib/api.ts';
 
 const AdminContext = createContext<Me | null>(null);
 

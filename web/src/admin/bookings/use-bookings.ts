@@ -9,7 +9,7 @@ import {
   isPasswordChangeRequired,
   isUnauthorized,
   messageOr,
-} from './api.ts';
+} from '../lib/api.ts';
 
 /** The current time, refreshed every `everyMs` (Upcoming badges and the time windows move on). */
 export function useNow(everyMs = 60_000): Date {

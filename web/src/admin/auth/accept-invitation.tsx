@@ -4,11 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { AdminForm } from '../components/form-feedback.tsx';
+import { PasswordInput } from '../components/password-input.tsx';
+import { FieldError, FormAlert, LoadingState, labelClass, primaryButton } from '../components/ui.tsx';
 import { adminRequest, afterLoginPath, messageOr, resetSessionCache } from '../lib/api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { AdminForm } from './form-feedback.tsx';
-import { PasswordInput } from './password-input.tsx';
-import { FieldError, FormAlert, LoadingState, labelClass, primaryButton } from './ui.tsx';
 
 /**
  * The invitation link's page: greets the invitee (lookup), lets them choose a password

@@ -10,9 +10,6 @@ import {
 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Tabs } from '../../components/tabs.tsx';
-import { BookingCard } from '../components/booking-card.tsx';
-import { BookingFilterPanel } from '../components/booking-filters.tsx';
-import { ContactRequests } from '../components/contact-requests.tsx';
 import { EmptyState, ErrorState, LoadingState, StatCard, secondaryButton } from '../components/ui.tsx';
 import { messageOr } from '../lib/api.ts';
 import {
@@ -22,8 +19,11 @@ import {
   groupByDay,
   NO_FILTERS,
   summarize,
-} from '../lib/bookings.ts';
-import { useBookings, useNow, useUpdateBookingStatus } from '../lib/use-bookings.ts';
+} from './api.ts';
+import { BookingCard } from './booking-card.tsx';
+import { BookingFilterPanel } from './booking-filters.tsx';
+import { ContactRequests } from './contact-requests.tsx';
+import { useBookings, useNow, useUpdateBookingStatus } from './use-bookings.ts';
 
 type View = 'bookings' | 'contacts';
 

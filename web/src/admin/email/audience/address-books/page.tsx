@@ -10,10 +10,10 @@ import clsx from 'clsx';
 import { BookUser, Download, Loader2, Pencil, Plus, Search, Trash2, Upload, Users } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from '../../components/toast/index.ts';
-import { errorStatus } from '../../lib/api.ts';
-import { formatDate } from '../../lib/time.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { toast } from '../../../../components/toast/index.ts';
+import { errorStatus } from '../../../../lib/api.ts';
+import { formatDate } from '../../../../lib/time.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import {
   Badge,
   cardClass,
@@ -24,15 +24,9 @@ import {
   PageHeader,
   primaryButton,
   secondaryButton,
-} from '../components/ui.tsx';
-import {
-  deleteBook,
-  exportPath,
-  refreshAudience,
-  useAddressBooks,
-  useRunningImports,
-} from '../email/audience-api.ts';
-import { messageOr } from '../lib/api.ts';
+} from '../../../components/ui.tsx';
+import { messageOr } from '../../../lib/api.ts';
+import { deleteBook, exportPath, refreshAudience, useAddressBooks, useRunningImports } from '../api.ts';
 import { BookDialog } from './book-dialog.tsx';
 import { BookImportDialog } from './import-dialog.tsx';
 

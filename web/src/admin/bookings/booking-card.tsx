@@ -2,8 +2,8 @@ import type { Booking, BookingStatus } from '@parley/contracts';
 import { BOOKING_STATUSES } from '@parley/contracts/enums';
 import { Building2, Clock, Loader2, Mail, Phone, StickyNote, Users } from 'lucide-react';
 import { useId } from 'react';
-import { CARD_STATUS_LABELS, formatBookingTime } from '../lib/bookings.ts';
-import { Badge, cardClass, secondaryButton, selectClass } from './ui.tsx';
+import { Badge, cardClass, secondaryButton, selectClass } from '../components/ui.tsx';
+import { CARD_STATUS_LABELS, formatBookingTime } from './api.ts';
 
 /**
  * One booking (spec §2 "Booking card"): name, company, status select, Upcoming badge for a

@@ -2,10 +2,9 @@ import { type ImportEncoding, type ImportResult, importSummary } from '@parley/c
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileUp, Keyboard, Upload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { type TabDef, Tabs } from '../../components/tabs.tsx';
-import { toast } from '../../components/toast/index.ts';
-import { fileProblem } from '../address-books/import-dialog.tsx';
-import { AdminForm } from '../components/form-feedback.tsx';
+import { type TabDef, Tabs } from '../../../components/tabs.tsx';
+import { toast } from '../../../components/toast/index.ts';
+import { AdminForm } from '../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -16,8 +15,9 @@ import {
   primaryButton,
   secondaryButton,
   selectClass,
-} from '../components/ui.tsx';
-import { messageOr } from '../lib/api.ts';
+} from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
+import { fileProblem } from './address-books/import-dialog.tsx';
 import {
   EMAIL_IMPORT_PATH,
   formatCount,
@@ -26,7 +26,7 @@ import {
   previewManualImport,
   refreshAudience,
   useAddressBooks,
-} from './audience-api.ts';
+} from './api.ts';
 import { AudienceDialog } from './audience-dialog.tsx';
 import { MergeChoice, previewKey, useMergeChoice } from './import-merge.tsx';
 import {

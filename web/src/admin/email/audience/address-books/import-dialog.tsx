@@ -8,9 +8,9 @@ import {
 import { plural } from '@parley/contracts/plural';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import { DialogFrame } from '../../components/dialog.tsx';
-import { toast } from '../../components/toast/index.ts';
-import { AdminForm } from '../components/form-feedback.tsx';
+import { DialogFrame } from '../../../../components/dialog.tsx';
+import { toast } from '../../../../components/toast/index.ts';
+import { AdminForm } from '../../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -19,16 +19,16 @@ import {
   inputClass,
   primaryButton,
   secondaryButton,
-} from '../components/ui.tsx';
-import { BOOK_IMPORT_PATH, previewFileImport, useAddressBooks } from '../email/audience-api.ts';
-import { MergeChoice, previewKey, useMergeChoice } from '../email/import-merge.tsx';
+} from '../../../components/ui.tsx';
+import { BOOK_IMPORT_PATH, previewFileImport, useAddressBooks } from '../api.ts';
+import { MergeChoice, previewKey, useMergeChoice } from '../import-merge.tsx';
 import {
   EncodingSelect,
   encodingField,
   ImportOutcome,
   ImportProgressPanel,
   useImport,
-} from '../email/import-progress.tsx';
+} from '../import-progress.tsx';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

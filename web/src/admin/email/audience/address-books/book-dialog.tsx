@@ -1,9 +1,9 @@
 import { type AddressBook, DEFAULT_BOOK_COLOR } from '@parley/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { DialogFrame } from '../../components/dialog.tsx';
-import { toast } from '../../components/toast/index.ts';
-import { AdminForm } from '../components/form-feedback.tsx';
+import { DialogFrame } from '../../../../components/dialog.tsx';
+import { toast } from '../../../../components/toast/index.ts';
+import { AdminForm } from '../../../components/form-feedback.tsx';
 import {
   BusyButton,
   CancelButton,
@@ -11,9 +11,9 @@ import {
   FieldError,
   inputClass,
   labelClass,
-} from '../components/ui.tsx';
-import { createBook, refreshAudience, updateBook } from '../email/audience-api.ts';
-import { messageOr } from '../lib/api.ts';
+} from '../../../components/ui.tsx';
+import { messageOr } from '../../../lib/api.ts';
+import { createBook, refreshAudience, updateBook } from '../api.ts';
 
 /** Colours offered besides the picker (the first is the spec's default cyan). */
 const SWATCHES = [

@@ -3,10 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Upload, Users } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { toast } from '../../components/toast/index.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { ErrorState, LoadingState, primaryButton, selectClass } from '../components/ui.tsx';
-import { messageOr } from '../lib/api.ts';
+import { toast } from '../../../components/toast/index.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ErrorState, LoadingState, primaryButton, selectClass } from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
 import {
   deleteContact,
   formatCount,
@@ -15,7 +15,7 @@ import {
   STATUS_LABELS,
   useAddressBooks,
   useContacts,
-} from './audience-api.ts';
+} from './api.ts';
 import { BookSelect } from './book-select.tsx';
 import { ContactCard } from './contact-card.tsx';
 import { Pager } from './pager.tsx';

@@ -1,9 +1,9 @@
 import type { AddressBook, Contact } from '@parley/contracts';
 import { Check, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatDate } from '../../lib/time.ts';
-import { Badge, primaryButton, secondaryButton } from '../components/ui.tsx';
-import { contactName, STATUS_BADGE, STATUS_LABELS } from './audience-api.ts';
+import { formatDate } from '../../../lib/time.ts';
+import { Badge, primaryButton, secondaryButton } from '../../components/ui.tsx';
+import { contactName, STATUS_BADGE, STATUS_LABELS } from './api.ts';
 import { AudienceDialog } from './audience-dialog.tsx';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DialogFrame } from '../../components/dialog.tsx';
+import { DialogFrame } from '../../../components/dialog.tsx';
 
 /**
  * The dialog frame of the audience and campaign screens (address books, import, contact

@@ -1,5 +1,6 @@
 import { Search, X } from 'lucide-react';
 import { useId } from 'react';
+import { inputClass, labelClass, secondaryButton, selectClass } from '../components/ui.tsx';
 import {
   type BookingFilters,
   DATE_RANGES,
@@ -7,8 +8,7 @@ import {
   filtersApply,
   NO_FILTERS,
   STATUS_OPTIONS,
-} from '../lib/bookings.ts';
-import { inputClass, labelClass, secondaryButton, selectClass } from './ui.tsx';
+} from './api.ts';
 
 /** Status, date range, free-text search and Clear Filters (spec §2, §5). */
 export function BookingFilterPanel({

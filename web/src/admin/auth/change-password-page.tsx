@@ -4,12 +4,12 @@ import { KeyRound, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../components/toast/index.ts';
-import { AuthCard } from '../components/auth-card.tsx';
 import { AdminForm } from '../components/form-feedback.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { FieldError, FormAlert, labelClass, primaryButton } from '../components/ui.tsx';
 import { adminRequest, ME_PATH, messageOr, notePasswordChanged } from '../lib/api.ts';
-import { AdminGuard, useAdmin, useLogout } from '../lib/session.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { AdminGuard, useAdmin, useLogout } from './session.tsx';
 
 interface Errors {
   current?: string;

@@ -2,9 +2,9 @@ import type { Contact } from '@parley/contracts';
 import clsx from 'clsx';
 import { Building2, CalendarPlus, Loader2, Mail, Phone, RotateCcw, Trash2, UserX } from 'lucide-react';
 import { useId } from 'react';
-import { formatDate } from '../../lib/time.ts';
-import { Badge, cardClass, secondaryButton } from '../components/ui.tsx';
-import { contactName, STATUS_BADGE, STATUS_LABELS } from './audience-api.ts';
+import { formatDate } from '../../../lib/time.ts';
+import { Badge, cardClass, secondaryButton } from '../../components/ui.tsx';
+import { contactName, STATUS_BADGE, STATUS_LABELS } from './api.ts';
 
 /**
  * One contact (email marketing §2 Contacts tab): name, email, phone, status badge, company,

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { AcceptInvitation } from '../components/accept-invitation.tsx';
-import { AuthCard } from '../components/auth-card.tsx';
-import { LoginForm } from '../components/login-form.tsx';
 import { afterLoginPath, meQuery, resetSessionCache } from '../lib/api.ts';
+import { AcceptInvitation } from './accept-invitation.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { LoginForm } from './login-form.tsx';
 
 const HELP_LINE = 'Need help signing in? Contact your Parley administrator.';
 

@@ -6,9 +6,7 @@ import { useNavigate } from 'react-router';
 import { apiErrorOf } from '../../lib/api.ts';
 import NotFoundPage from '../../pages/not-found.tsx';
 import { ROLE_LABELS } from '../components/admin-frame.tsx';
-import { AuthCard } from '../components/auth-card.tsx';
 import { AdminForm } from '../components/form-feedback.tsx';
-import { validateLogin } from '../components/login-form.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import {
   FieldError,
@@ -19,6 +17,8 @@ import {
   secondaryButton,
 } from '../components/ui.tsx';
 import { login, ME_PATH, messageOr, resetSessionCache } from '../lib/api.ts';
+import { AuthCard } from './auth-card.tsx';
+import { validateLogin } from './login-form.tsx';
 
 /** Developer test login: redirect delay after a successful sign-in (spec §9). */
 export const TEST_LOGIN_REDIRECT_MS = 2000;

@@ -4,8 +4,15 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Building2, ChevronLeft, ChevronRight, Inbox, Mail, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { formatShortDateTime } from '../../lib/time.ts';
+import {
+  Badge,
+  cardClass,
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  secondaryButton,
+} from '../components/ui.tsx';
 import { adminQueryRetry, CONTACT_REQUESTS_PATH, messageOr } from '../lib/api.ts';
-import { Badge, cardClass, EmptyState, ErrorState, LoadingState, secondaryButton } from './ui.tsx';
 
 export const CONTACT_PAGE_SIZE = 20;
 
