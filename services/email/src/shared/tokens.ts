@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Signed tokens of the links in a mail. A tracking id is 128 random bits; every link carries
@@ -18,11 +18,12 @@ export function newTrackingId(): string {
 }
 
 export class TokenSigner {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
 
   constructor(secret: string) {
-    // A derived key per use, so the signing secret itself never keys anything else.
-    this.key = createHmac('sha256', secret).update('parley-email-links-v1').digest();
+    // A derived key per use, so the signing secret itself never keys anything else. Kept as a
+    // KeyObject: Node 24 builds one for every HMAC given a Buffer key, 20 µs against 3–5 µs.
+    this.key = createSecretKey(createHmac('sha256', secret).update('parley-email-links-v1').digest());
   }
 
   private mac(purpose: TokenPurpose, id: string, extra = ''): string {
