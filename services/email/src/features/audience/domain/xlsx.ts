@@ -35,6 +35,7 @@ export async function* xlsxRecords(
 ): AsyncGenerator<SheetRecord> {
   const limits = { ...XLSX_LIMITS, ...opts.limits };
   let upload: { fd: number; zip?: ZipFile } | undefined;
+  let read = false;
   const strings = new SharedStrings(opts.sharedStringMemory);
   try {
     upload = await spool(input);
@@ -62,6 +63,7 @@ export async function* xlsxRecords(
     }
     scanner.end();
     if (rows.out.length) yield* rows.out;
+    read = true;
   } catch (err) {
     // An upload problem keeps its own status, a refusal its message; anything the zip or XML
     // reading throws means the bytes are not a workbook that can be read.
@@ -70,8 +72,14 @@ export async function* xlsxRecords(
     throw new WorkbookError(DAMAGED);
   } finally {
     strings.close();
-    if (upload?.zip) upload.zip.close();
-    else if (upload) closeSync(upload.fd);
+    if (upload?.zip) {
+      // yauzl closes the descriptor asynchronously; once every entry stream has ended (a full
+      // read) that is at once, so the read waits for it: no spool outlives its records.
+      const zip = upload.zip;
+      const closed = read ? new Promise<void>((resolve) => zip.once('close', () => resolve())) : null;
+      zip.close();
+      if (closed) await closed;
+    } else if (upload) closeSync(upload.fd);
   }
 }
 
