@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { db, execute, firstRow } from './sql.ts';
 
 /**
  * The durable of a copy kept from another service's events, named with this database's
@@ -6,11 +7,17 @@ import type pg from 'pg';
  * a new one, which reads the stream from its beginning and so rebuilds the copy.
  */
 export async function copyDurable(pool: pg.Pool, name: string): Promise<string> {
-  await pool.query(`INSERT INTO "email_copy_state" ("id") VALUES (1) ON CONFLICT DO NOTHING`);
-  const { rows } = await pool.query<{ generation: string }>(
-    `SELECT "generation" FROM "email_copy_state" WHERE "id" = 1`,
+  await execute(
+    pool,
+    db
+      .insertInto('email_copy_state')
+      .values({ id: 1 })
+      .onConflict((oc) => oc.doNothing()),
   );
-  const generation = rows[0]?.generation;
-  if (!generation) throw new Error('email_copy_state has no generation');
-  return `${name}-${generation.replaceAll('-', '').slice(0, 12)}`;
+  const row = await firstRow(
+    pool,
+    db.selectFrom('email_copy_state').select('generation').where('id', '=', 1),
+  );
+  if (!row) throw new Error('email_copy_state has no generation');
+  return `${name}-${row.generation.replaceAll('-', '').slice(0, 12)}`;
 }

@@ -1,6 +1,8 @@
 import type { AddressBook } from '@parley/contracts';
 import { enqueueEvent, inTransaction, isUniqueViolation, pgExecutor } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow, type Queryable, type Row, rows } from '../../shared/sql.ts';
 import type { BookFields } from './domain/books.ts';
 
 /**
@@ -16,33 +18,45 @@ export class DuplicateBookNameError extends Error {
   override name = 'DuplicateBookNameError';
 }
 
-interface BookRow {
-  id: number;
-  name: string;
-  description: string | null;
-  color: string;
-  is_default: boolean;
-  contact_count: string;
-  unsubscribed_count: string;
-  bounced_count: string;
-  tags: string[] | null;
-  keywords: string[] | null;
-  created_at: Date;
-  updated_at: Date;
+/** Books with exact counts (column + pending deltas): the typed statement every book read starts from. */
+export function selectBooks() {
+  return db
+    .selectFrom('address_books as b')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('address_book_count_deltas')
+          .select((d) => [
+            d.fn.sum<string | null>('contacts').as('contacts'),
+            d.fn.sum<string | null>('unsubscribed').as('unsubscribed'),
+            d.fn.sum<string | null>('bounced').as('bounced'),
+          ])
+          .whereRef('address_book_id', '=', 'b.id')
+          .as('d'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [
+      'b.id',
+      'b.name',
+      'b.description',
+      'b.color',
+      'b.is_default',
+      sql<string>`${eb.ref('b.contact_count')} + coalesce(${eb.ref('d.contacts')}, 0)`.as('contact_count'),
+      sql<string>`${eb.ref('b.unsubscribed_count')} + coalesce(${eb.ref('d.unsubscribed')}, 0)`.as(
+        'unsubscribed_count',
+      ),
+      sql<string>`${eb.ref('b.bounced_count')} + coalesce(${eb.ref('d.bounced')}, 0)`.as('bounced_count'),
+      'b.tags',
+      'b.keywords',
+      'b.created_at',
+      'b.updated_at',
+    ]);
 }
 
-/** Book columns with exact counts (column + pending deltas). */
-export const BOOK_SELECT = `
-  SELECT b."id", b."name", b."description", b."color", b."is_default",
-         b."contact_count" + coalesce(d.contacts, 0) AS contact_count,
-         b."unsubscribed_count" + coalesce(d.unsubscribed, 0) AS unsubscribed_count,
-         b."bounced_count" + coalesce(d.bounced, 0) AS bounced_count,
-         b."tags", b."keywords", b."created_at", b."updated_at"
-  FROM "address_books" b
-  LEFT JOIN LATERAL (
-    SELECT sum("contacts") AS contacts, sum("unsubscribed") AS unsubscribed, sum("bounced") AS bounced
-    FROM "address_book_count_deltas" WHERE "address_book_id" = b."id"
-  ) d ON true`;
+type BookRow = Row<ReturnType<typeof selectBooks>>;
+
+/** The same statement as SQL text (alias `b`), for the statements not yet built with `db`. */
+export const BOOK_SELECT = selectBooks().compile().sql;
 
 export function toAddressBook(r: BookRow): AddressBook {
   return {
@@ -74,19 +88,22 @@ export class AddressBooksRepository {
 
   /** Creates the default book when there is none (first start); safe from several replicas at once. */
   async ensureDefault(): Promise<AddressBook> {
-    const existing = await this.pool.query<BookRow>(`${BOOK_SELECT} WHERE b."is_default"`);
-    if (existing.rows[0]) return toAddressBook(existing.rows[0]);
+    const existing = await firstRow(this.pool, selectBooks().where('b.is_default', '=', true));
+    if (existing) return toAddressBook(existing);
     return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ id: number }>(
-        `INSERT INTO "address_books" ("name", "description", "is_default", "searchable_text")
-         VALUES ($1, $2, true, $3) ON CONFLICT DO NOTHING RETURNING "id"`,
-        [
-          DEFAULT_BOOK.name,
-          DEFAULT_BOOK.description,
-          searchable({ ...DEFAULT_BOOK, keywords: [], tags: [] }),
-        ],
+      const created = await firstRow(
+        client,
+        db
+          .insertInto('address_books')
+          .values({
+            name: DEFAULT_BOOK.name,
+            description: DEFAULT_BOOK.description,
+            is_default: true,
+            searchable_text: searchable({ ...DEFAULT_BOOK, keywords: [], tags: [] }),
+          })
+          .onConflict((oc) => oc.doNothing())
+          .returning('id'),
       );
-      const created = rows[0];
       const book = await this.getOn(client, created?.id ?? null);
       if (!book) throw new Error('the default address book could not be created');
       if (created)
@@ -100,48 +117,58 @@ export class AddressBooksRepository {
     });
   }
 
-  private async getOn(client: pg.ClientBase, id: number | null): Promise<AddressBook | null> {
-    const { rows } = await client.query<BookRow>(
-      id === null ? `${BOOK_SELECT} WHERE b."is_default"` : `${BOOK_SELECT} WHERE b."id" = $1`,
-      id === null ? [] : [id],
+  private async getOn(client: Queryable, id: number | null): Promise<AddressBook | null> {
+    const row = await firstRow(
+      client,
+      id === null ? selectBooks().where('b.is_default', '=', true) : selectBooks().where('b.id', '=', id),
     );
-    return rows[0] ? toAddressBook(rows[0]) : null;
+    return row ? toAddressBook(row) : null;
   }
 
   async get(id: number): Promise<AddressBook | null> {
-    const { rows } = await this.pool.query<BookRow>({
-      name: 'audience_book_get',
-      text: `${BOOK_SELECT} WHERE b."id" = $1`,
-      values: [id],
-    });
-    return rows[0] ? toAddressBook(rows[0]) : null;
+    const row = await firstRow(this.pool, selectBooks().where('b.id', '=', id), 'audience_book_get');
+    return row ? toAddressBook(row) : null;
   }
 
   async getDefault(): Promise<AddressBook> {
-    const { rows } = await this.pool.query<BookRow>(`${BOOK_SELECT} WHERE b."is_default"`);
-    return rows[0] ? toAddressBook(rows[0]) : this.ensureDefault();
+    const row = await firstRow(this.pool, selectBooks().where('b.is_default', '=', true));
+    return row ? toAddressBook(row) : this.ensureDefault();
   }
 
   /** Every book, the default first, then by name; `search` matches name, description, keywords, tags. */
   async list(search?: string): Promise<AddressBook[]> {
     const q = search?.trim().toLowerCase();
-    const { rows } = await this.pool.query<BookRow>(
-      `${BOOK_SELECT} ${q ? `WHERE b."searchable_text" LIKE $1` : ''}
-       ORDER BY b."is_default" DESC, lower(b."name"), b."id"`,
-      q ? [`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] : [],
+    const books = await rows(
+      this.pool,
+      selectBooks()
+        .$if(Boolean(q), (qb) =>
+          qb.where('b.searchable_text', 'like', `%${q?.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+        )
+        .orderBy('b.is_default', 'desc')
+        .orderBy((eb) => eb.fn('lower', ['b.name']))
+        .orderBy('b.id'),
     );
-    return rows.map(toAddressBook);
+    return books.map(toAddressBook);
   }
 
   async create(fields: BookFields): Promise<AddressBook> {
     try {
       return await inTransaction(this.pool, async (client) => {
-        const { rows } = await client.query<{ id: number }>(
-          `INSERT INTO "address_books" ("name", "description", "color", "tags", "keywords", "searchable_text")
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING "id"`,
-          [fields.name, fields.description, fields.color, fields.tags, fields.keywords, searchable(fields)],
+        const created = await firstRow(
+          client,
+          db
+            .insertInto('address_books')
+            .values({
+              name: fields.name,
+              description: fields.description,
+              color: fields.color,
+              tags: fields.tags,
+              keywords: fields.keywords,
+              searchable_text: searchable(fields),
+            })
+            .returning('id'),
         );
-        const book = await this.getOn(client, rows[0]?.id ?? -1);
+        const book = await this.getOn(client, created?.id ?? -1);
         if (!book) throw new Error('created address book not found');
         await enqueueEvent(pgExecutor(client), 'email.address_book.created', {
           id: book.id,
@@ -161,16 +188,14 @@ export class AddressBooksRepository {
   async update(id: number, fields: Partial<BookFields>): Promise<AddressBook | null> {
     try {
       return await inTransaction(this.pool, async (client) => {
-        const current = await client.query<{
-          name: string;
-          description: string | null;
-          keywords: string[] | null;
-          tags: string[] | null;
-        }>(
-          `SELECT "name", "description", "keywords", "tags" FROM "address_books" WHERE "id" = $1 FOR NO KEY UPDATE`,
-          [id],
+        const cur = await firstRow(
+          client,
+          db
+            .selectFrom('address_books')
+            .select(['name', 'description', 'keywords', 'tags'])
+            .where('id', '=', id)
+            .forNoKeyUpdate(),
         );
-        const cur = current.rows[0];
         if (!cur) return null;
         const next = {
           name: fields.name ?? cur.name,
@@ -178,11 +203,20 @@ export class AddressBooksRepository {
           keywords: fields.keywords ?? cur.keywords ?? [],
           tags: fields.tags ?? cur.tags ?? [],
         };
-        await client.query(
-          `UPDATE "address_books" SET "name" = $2, "description" = $3, "color" = coalesce($4, "color"),
-             "keywords" = $5, "tags" = $6, "searchable_text" = $7, "updated_at" = now()
-           WHERE "id" = $1`,
-          [id, next.name, next.description, fields.color ?? null, next.keywords, next.tags, searchable(next)],
+        await execute(
+          client,
+          db
+            .updateTable('address_books')
+            .set({
+              name: next.name,
+              description: next.description,
+              ...(fields.color != null ? { color: fields.color } : {}),
+              keywords: next.keywords,
+              tags: next.tags,
+              searchable_text: searchable(next),
+              updated_at: sql`now()`,
+            })
+            .where('id', '=', id),
         );
         return this.getOn(client, id);
       });
@@ -203,15 +237,15 @@ export class AddressBooksRepository {
       return await inTransaction(this.pool, async (client) => {
         // A running import holds the book until it has rolled back; waiting longer means it is stuck.
         await client.query(`SET LOCAL lock_timeout = '20s'`);
-        const locked = await client.query<{ is_default: boolean }>(
-          `SELECT "is_default" FROM "address_books" WHERE "id" = $1 FOR UPDATE`,
-          [id],
+        const locked = await firstRow(
+          client,
+          db.selectFrom('address_books').select('is_default').where('id', '=', id).forUpdate(),
         );
-        if (!locked.rows[0]) return null;
-        if (locked.rows[0].is_default) throw new DefaultBookError();
+        if (!locked) return null;
+        if (locked.is_default) throw new DefaultBookError();
         const book = await this.getOn(client, id);
         if (!book) return null;
-        await client.query(`DELETE FROM "address_books" WHERE "id" = $1`, [id]);
+        await execute(client, db.deleteFrom('address_books').where('id', '=', id));
         await enqueueEvent(pgExecutor(client), 'email.address_book.deleted', {
           id,
           name: book.name,

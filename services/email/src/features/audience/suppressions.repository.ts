@@ -1,7 +1,9 @@
 import type { Contact, SuppressionReason } from '@parley/contracts';
 import { enqueueEvent, inTransaction, pgExecutor } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import type { EmailContext } from '../../context.ts';
+import { db, execute, firstRow, rows } from '../../shared/sql.ts';
 import { CONTACT_COLUMNS, type ContactRow, toContact } from './contacts.repository.ts';
 import { emailKey, normalizeEmail } from './domain/contacts.ts';
 
@@ -20,6 +22,17 @@ export interface SuppressResult {
 }
 
 const isDeadlock = (err: unknown) => ['40P01', '40001'].includes((err as { code?: string })?.code ?? '');
+
+/** The contacts with an address, active or not, locked in id order (the subquery of an UPDATE ... FROM). */
+function lockedContacts(key: string, which: 'active' | 'inactive') {
+  return db
+    .selectFrom('email_contacts')
+    .select('id')
+    .where('email_key', '=', key)
+    .where('status', which === 'active' ? '=' : '<>', 'active')
+    .orderBy('id')
+    .forUpdate();
+}
 
 /** Retries a transaction a few times when PostgreSQL chose it as a deadlock victim. */
 async function retrying<T>(fn: () => Promise<T>): Promise<T> {
@@ -49,30 +62,35 @@ export async function suppressAddress(
   if (!key.includes('@')) throw new Error(`not an email address: ${address}`);
   return retrying(() =>
     inTransaction(pool, async (client) => {
-      const inserted = await client.query<{ created_at: Date }>(
-        `INSERT INTO "email_suppressions" ("address", "reason", "source") VALUES ($1, $2, $3)
-         ON CONFLICT ("address") DO NOTHING RETURNING "created_at"`,
-        [key, reason, source.slice(0, 100)],
+      const inserted = await firstRow(
+        client,
+        db
+          .insertInto('email_suppressions')
+          .values({ address: key, reason, source: source.slice(0, 100) })
+          .onConflict((oc) => oc.column('address').doNothing())
+          .returning('created_at'),
       );
       const status = reason === 'bounced' ? 'bounced' : 'unsubscribed';
       // Rows locked in id order: two suppressions of addresses sharing books never deadlock.
-      const { rows } = await client.query<{ id: string; address_book_id: number }>(
-        `UPDATE "email_contacts" c SET "status" = $2::"ContactStatus", "unsubscribed_at" = now(), "updated_at" = now()
-         FROM (SELECT "id" FROM "email_contacts" WHERE "email_key" = $1 AND "status" = 'active' ORDER BY "id" FOR UPDATE) t
-         WHERE c."id" = t."id"
-         RETURNING c."id", c."address_book_id"`,
-        [key, status],
+      const changed = await rows(
+        client,
+        db
+          .updateTable('email_contacts as c')
+          .from(lockedContacts(key, 'active').as('t'))
+          .set({ status, unsubscribed_at: sql`now()`, updated_at: sql`now()` })
+          .whereRef('c.id', '=', 't.id')
+          .returning(['c.id', 'c.address_book_id']),
       );
-      const created = inserted.rowCount === 1;
-      const contactIds = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      const created = inserted !== undefined;
+      const contactIds = changed.map((r) => Number(r.id)).sort((a, b) => a - b);
       if (reason === 'unsubscribed' && (created || contactIds.length)) {
         await enqueueEvent(pgExecutor(client), 'email.contact.unsubscribed', {
           address: key,
           reason,
           source,
           contactIds,
-          addressBookIds: [...new Set(rows.map((r) => r.address_book_id))].sort((a, b) => a - b),
-          unsubscribedAt: (inserted.rows[0]?.created_at ?? new Date()).toISOString(),
+          addressBookIds: [...new Set(changed.map((r) => r.address_book_id))].sort((a, b) => a - b),
+          unsubscribedAt: (inserted?.created_at ?? new Date()).toISOString(),
         });
       }
       return { created, contactIds };
@@ -109,26 +127,28 @@ export async function resubscribeContact(
 ): Promise<{ contact: Contact; reactivated: number }> {
   return retrying(() =>
     inTransaction(pool, async (client) => {
-      const found = await client.query<{ email_key: string; status: string }>(
-        `SELECT "email_key", "status" FROM "email_contacts" WHERE "id" = $1`,
-        [contactId],
+      const target = await firstRow(
+        client,
+        db.selectFrom('email_contacts').select(['email_key', 'status']).where('id', '=', String(contactId)),
       );
-      const target = found.rows[0];
       if (!target) throw new ContactNotFoundError();
-      const removed = await client.query(`DELETE FROM "email_suppressions" WHERE "address" = $1`, [
-        target.email_key,
-      ]);
-      const { rows } = await client.query<{ id: string }>(
-        `UPDATE "email_contacts" c SET "status" = 'active', "unsubscribed_at" = NULL,
-           "subscribed_at" = now(), "updated_at" = now()
-         FROM (SELECT "id" FROM "email_contacts" WHERE "email_key" = $1 AND "status" <> 'active' ORDER BY "id" FOR UPDATE) t
-         WHERE c."id" = t."id" RETURNING c."id"`,
-        [target.email_key],
+      const removed = await execute(
+        client,
+        db.deleteFrom('email_suppressions').where('address', '=', target.email_key),
       );
-      if (rows.length || removed.rowCount) {
+      const reactivated = await rows(
+        client,
+        db
+          .updateTable('email_contacts as c')
+          .from(lockedContacts(target.email_key, 'inactive').as('t'))
+          .set({ status: 'active', unsubscribed_at: null, subscribed_at: sql`now()`, updated_at: sql`now()` })
+          .whereRef('c.id', '=', 't.id')
+          .returning('c.id'),
+      );
+      if (reactivated.length || removed) {
         await enqueueEvent(pgExecutor(client), 'email.contact.resubscribed', {
           address: target.email_key,
-          contactIds: rows.map((r) => Number(r.id)).sort((a, b) => a - b),
+          contactIds: reactivated.map((r) => Number(r.id)).sort((a, b) => a - b),
           resubscribedAt: new Date().toISOString(),
           by,
         });
@@ -139,7 +159,7 @@ export async function resubscribeContact(
       );
       const row = after.rows[0];
       if (!row) throw new ContactNotFoundError();
-      return { contact: toContact(row), reactivated: rows.length };
+      return { contact: toContact(row), reactivated: reactivated.length };
     }),
   );
 }
@@ -158,10 +178,12 @@ export async function suppressionOf(
   pool: pg.Pool,
   address: string,
 ): Promise<{ reason: SuppressionReason; source: string; createdAt: string } | null> {
-  const { rows } = await pool.query<{ reason: SuppressionReason; source: string; created_at: Date }>(
-    `SELECT "reason", "source", "created_at" FROM "email_suppressions" WHERE "address" = $1`,
-    [emailKey(normalizeEmail(address) ?? address.trim())],
+  const r = await firstRow(
+    pool,
+    db
+      .selectFrom('email_suppressions')
+      .select(['reason', 'source', 'created_at'])
+      .where('address', '=', emailKey(normalizeEmail(address) ?? address.trim())),
   );
-  const r = rows[0];
   return r ? { reason: r.reason, source: r.source, createdAt: r.created_at.toISOString() } : null;
 }

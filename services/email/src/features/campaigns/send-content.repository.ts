@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { db, execute, firstRow, type Queryable } from '../../shared/sql.ts';
 import type { TokenSigner } from '../../shared/tokens.ts';
 import { CampaignComposer } from './domain/compose.ts';
 
@@ -20,31 +21,32 @@ export interface SendContent {
   textContent: string | null;
 }
 
-export async function readSendContent(
-  pool: pg.Pool | pg.PoolClient,
-  sendId: number,
-): Promise<SendContent | null> {
-  const { rows } = await pool.query<{
-    campaign_id: number;
-    newsletter_id: number | null;
-    subject: string;
-    from_name: string;
-    from_email: string;
-    html_content: string;
-    text_content: string | null;
-    test_mode: boolean;
-    original_recipients: number;
-  }>(
-    `SELECT c."id" AS campaign_id, c."newsletter_id",
-            coalesce(s."subject", c."subject") AS subject, coalesce(s."from_name", c."from_name") AS from_name,
-            coalesce(s."from_email", c."from_email") AS from_email,
-            coalesce(s."html_content", c."html_content") AS html_content,
-            CASE WHEN s."html_content" IS NULL THEN c."text_content" ELSE s."text_content" END AS text_content,
-            s."test_mode", s."original_recipients"
-     FROM "email_campaign_sends" s JOIN "email_campaigns" c ON c."id" = s."campaign_id" WHERE s."id" = $1`,
-    [sendId],
+export async function readSendContent(pool: Queryable, sendId: number): Promise<SendContent | null> {
+  const r = await firstRow(
+    pool,
+    db
+      .selectFrom('email_campaign_sends as s')
+      .innerJoin('email_campaigns as c', 'c.id', 's.campaign_id')
+      .select((eb) => [
+        'c.id as campaign_id',
+        'c.newsletter_id',
+        eb.fn.coalesce('s.subject', 'c.subject').as('subject'),
+        eb.fn.coalesce('s.from_name', 'c.from_name').as('from_name'),
+        eb.fn.coalesce('s.from_email', 'c.from_email').as('from_email'),
+        eb.fn.coalesce('s.html_content', 'c.html_content').as('html_content'),
+        // The send's text goes with the send's HTML: a send that kept its content keeps its (maybe null) text.
+        eb
+          .case()
+          .when('s.html_content', 'is', null)
+          .then(eb.ref('c.text_content'))
+          .else(eb.ref('s.text_content'))
+          .end()
+          .as('text_content'),
+        's.test_mode',
+        's.original_recipients',
+      ])
+      .where('s.id', '=', sendId),
   );
-  const r = rows[0];
   if (!r) return null;
   return {
     sendId,
@@ -80,10 +82,19 @@ export function composerFor(content: SendContent, opts: { origin: string; signer
 
 /** Keeps the send's content on the send (in the launch's transaction). */
 export async function keepSendContent(client: pg.PoolClient, sendId: number): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" s SET "subject" = c."subject", "from_name" = c."from_name",
-       "from_email" = c."from_email", "html_content" = c."html_content", "text_content" = c."text_content"
-     FROM "email_campaigns" c WHERE s."id" = $1 AND c."id" = s."campaign_id"`,
-    [sendId],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaign_sends as s')
+      .from('email_campaigns as c')
+      .set((eb) => ({
+        subject: eb.ref('c.subject'),
+        from_name: eb.ref('c.from_name'),
+        from_email: eb.ref('c.from_email'),
+        html_content: eb.ref('c.html_content'),
+        text_content: eb.ref('c.text_content'),
+      }))
+      .where('s.id', '=', sendId)
+      .whereRef('c.id', '=', 's.campaign_id'),
   );
 }

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type pg from 'pg';
-import { BOOK_SELECT } from '../audience/address-books.repository.ts';
+import { db, firstRow, rows } from '../../shared/sql.ts';
+import { selectBooks } from '../audience/address-books.repository.ts';
 
 /**
  * Campaign mail: every tracking row of a campaign send (test mails of a draft have no campaign
@@ -26,6 +28,41 @@ export interface DeliverabilityCounts {
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
 /**
+ * Campaign mail from email_tracking in one pass: all-time counts, and the window's (prefix
+ * `w_`) by the time a mail was sent (accepted by the transport, or proved sent by a bounce).
+ */
+function mailTotals(windowStart: Date, includeTest: boolean) {
+  return db
+    .selectFrom('email_tracking as t')
+    .select((eb) => {
+      const sentAt = eb.fn.coalesce('t.sent_at', 't.bounced_at');
+      const inWindow = eb(sentAt, '>=', windowStart);
+      const failed = eb('t.status', '=', 'failed');
+      return [
+        eb.fn.countAll<string>().filterWhere(sentAt, 'is not', null).as('sent'),
+        eb.fn.count<string>('t.bounced_at').as('bounced'),
+        eb.fn.count<string>('t.complained_at').as('complained'),
+        eb.fn.count<string>('t.unsubscribed_at').as('unsubscribed'),
+        eb.fn.count<string>('t.opened_at').as('opened'),
+        eb.fn.count<string>('t.clicked_at').as('clicked'),
+        eb.fn.countAll<string>().filterWhere(failed).as('failed'),
+        eb.fn.countAll<string>().filterWhere(inWindow).as('w_sent'),
+        eb.fn.count<string>('t.bounced_at').filterWhere(inWindow).as('w_bounced'),
+        eb.fn.count<string>('t.complained_at').filterWhere(inWindow).as('w_complained'),
+        eb.fn.count<string>('t.unsubscribed_at').filterWhere(inWindow).as('w_unsubscribed'),
+        eb.fn.count<string>('t.opened_at').filterWhere(inWindow).as('w_opened'),
+        eb.fn.count<string>('t.clicked_at').filterWhere(inWindow).as('w_clicked'),
+        eb.fn
+          .countAll<string>()
+          .filterWhere(eb.and([failed, eb('t.updated_at', '>=', windowStart)]))
+          .as('w_failed'),
+      ];
+    })
+    .where('t.campaign_id', 'is not', null)
+    .$if(!includeTest, (qb) => qb.where('t.test_mode', '=', false));
+}
+
+/**
  * The figures of the Deliverability tab, each in one statement:
  * - contacts from the address books' maintained counts (columns + pending deltas, exact and
  *   independent of the number of contacts: no scan of email_contacts);
@@ -38,48 +75,35 @@ export class DeliverabilityRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   async counts(windowStart: Date, includeTest = false): Promise<DeliverabilityCounts> {
-    const [contacts, mail] = await Promise.all([
-      this.pool.query<{ total: string; unsubscribed: string; bounced: string }>({
-        name: 'deliverability_contacts',
-        text: `SELECT coalesce(sum(contact_count), 0) AS total, coalesce(sum(unsubscribed_count), 0) AS unsubscribed,
-                      coalesce(sum(bounced_count), 0) AS bounced
-               FROM (${BOOK_SELECT}) b`,
-      }),
-      this.pool.query<Record<string, string>>({
-        name: includeTest ? 'deliverability_mail_all' : 'deliverability_mail',
-        text: `SELECT
-            count(*) FILTER (WHERE coalesce(t."sent_at", t."bounced_at") IS NOT NULL) AS sent,
-            count(t."bounced_at") AS bounced,
-            count(t."complained_at") AS complained,
-            count(t."unsubscribed_at") AS unsubscribed,
-            count(t."opened_at") AS opened,
-            count(t."clicked_at") AS clicked,
-            count(*) FILTER (WHERE t."status" = 'failed') AS failed,
-            count(*) FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_sent,
-            count(t."bounced_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_bounced,
-            count(t."complained_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_complained,
-            count(t."unsubscribed_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_unsubscribed,
-            count(t."opened_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_opened,
-            count(t."clicked_at") FILTER (WHERE coalesce(t."sent_at", t."bounced_at") >= $1) AS w_clicked,
-            count(*) FILTER (WHERE t."status" = 'failed' AND t."updated_at" >= $1) AS w_failed
-          FROM "email_tracking" t
-          WHERE t."campaign_id" IS NOT NULL ${includeTest ? '' : 'AND t."test_mode" = false'}`,
-        values: [windowStart],
-      }),
+    const [c, m] = await Promise.all([
+      firstRow(
+        this.pool,
+        db
+          .selectFrom(selectBooks().as('b'))
+          .select((eb) => [
+            sql<string>`coalesce(sum(${eb.ref('b.contact_count')}), 0)`.as('total'),
+            sql<string>`coalesce(sum(${eb.ref('b.unsubscribed_count')}), 0)`.as('unsubscribed'),
+            sql<string>`coalesce(sum(${eb.ref('b.bounced_count')}), 0)`.as('bounced'),
+          ]),
+        'deliverability_contacts',
+      ),
+      firstRow(
+        this.pool,
+        mailTotals(windowStart, includeTest),
+        includeTest ? 'deliverability_mail_all' : 'deliverability_mail',
+      ),
     ]);
-    const c = contacts.rows[0];
     const total = n(c?.total);
     const unsubscribed = n(c?.unsubscribed);
     const bounced = n(c?.bounced);
-    const m = mail.rows[0] ?? {};
-    const totals = (prefix: string): MailTotals => ({
-      sent: n(m[`${prefix}sent`]),
-      bounced: n(m[`${prefix}bounced`]),
-      complained: n(m[`${prefix}complained`]),
-      unsubscribed: n(m[`${prefix}unsubscribed`]),
-      opened: n(m[`${prefix}opened`]),
-      clicked: n(m[`${prefix}clicked`]),
-      failed: n(m[`${prefix}failed`]),
+    const totals = (prefix: '' | 'w_'): MailTotals => ({
+      sent: n(m?.[`${prefix}sent`]),
+      bounced: n(m?.[`${prefix}bounced`]),
+      complained: n(m?.[`${prefix}complained`]),
+      unsubscribed: n(m?.[`${prefix}unsubscribed`]),
+      opened: n(m?.[`${prefix}opened`]),
+      clicked: n(m?.[`${prefix}clicked`]),
+      failed: n(m?.[`${prefix}failed`]),
     });
     return {
       contacts: { total, unsubscribed, bounced, active: Math.max(0, total - unsubscribed - bounced) },
@@ -90,15 +114,22 @@ export class DeliverabilityRepository {
 
   /** Sender domains of campaigns sent in the window or under way (at most `limit`, most used first). */
   async campaignSenderDomains(windowStart: Date, limit = 4): Promise<string[]> {
-    const { rows } = await this.pool.query<{ domain: string }>({
-      name: 'deliverability_sender_domains',
-      text: `SELECT lower(split_part("from_email", '@', 2)) AS domain
-             FROM "email_campaigns"
-             WHERE "sent_at" >= $1 OR "status" IN ('scheduled', 'sending', 'paused')
-             GROUP BY 1 HAVING lower(split_part("from_email", '@', 2)) <> ''
-             ORDER BY count(*) DESC, 1 LIMIT $2`,
-      values: [windowStart, limit],
-    });
-    return rows.map((r) => r.domain);
+    const domain = sql<string>`lower(split_part(${sql.ref('from_email')}, '@', 2))`;
+    const found = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaigns')
+        .select(domain.as('domain'))
+        .where((eb) =>
+          eb.or([eb('sent_at', '>=', windowStart), eb('status', 'in', ['scheduled', 'sending', 'paused'])]),
+        )
+        .groupBy(sql`1`)
+        .having(domain, '<>', '')
+        .orderBy(sql`count(*)`, 'desc')
+        .orderBy(sql`1`)
+        .limit(limit),
+      'deliverability_sender_domains',
+    );
+    return found.map((r) => r.domain);
   }
 }

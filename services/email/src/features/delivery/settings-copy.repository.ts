@@ -1,6 +1,8 @@
 import type { SettingChangedEvent } from '@parley/contracts';
 import { openSecret } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, rows } from '../../shared/sql.ts';
 
 /**
  * The email service's copy of the settings (SMTP, brand, support address, test mode),
@@ -32,27 +34,38 @@ export class SettingsCopy {
 
   /** Applies one event; true when it changed the copy (a newer version). */
   async apply(e: SettingChangedEvent): Promise<boolean> {
-    const res = await this.pool.query(
-      `INSERT INTO "mail_settings" ("key", "category", "value", "sealed_value", "secret", "deleted", "version", "updated_at")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT ("key") DO UPDATE SET
-         "category" = EXCLUDED."category", "value" = EXCLUDED."value", "sealed_value" = EXCLUDED."sealed_value",
-         "secret" = EXCLUDED."secret", "deleted" = EXCLUDED."deleted", "version" = EXCLUDED."version",
-         "updated_at" = EXCLUDED."updated_at", "received_at" = now()
-       WHERE "mail_settings"."version" < EXCLUDED."version"`,
-      [
-        e.key,
-        e.category,
-        e.deleted || e.secret ? null : e.value,
-        e.secret && !e.deleted ? (e.sealedValue ?? null) : null,
-        e.secret,
-        e.deleted,
-        e.version,
-        e.updatedAt,
-      ],
+    const changed = await execute(
+      this.pool,
+      db
+        .insertInto('mail_settings')
+        .values({
+          key: e.key,
+          category: e.category,
+          value: e.deleted || e.secret ? null : e.value,
+          sealed_value: e.secret && !e.deleted ? (e.sealedValue ?? null) : null,
+          secret: e.secret,
+          deleted: e.deleted,
+          version: e.version,
+          updated_at: e.updatedAt,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet((eb) => ({
+              category: eb.ref('excluded.category'),
+              value: eb.ref('excluded.value'),
+              sealed_value: eb.ref('excluded.sealed_value'),
+              secret: eb.ref('excluded.secret'),
+              deleted: eb.ref('excluded.deleted'),
+              version: eb.ref('excluded.version'),
+              updated_at: eb.ref('excluded.updated_at'),
+              received_at: sql`now()`,
+            }))
+            .whereRef('mail_settings.version', '<', 'excluded.version'),
+        ),
     );
-    if (res.rowCount) this.invalidate();
-    return (res.rowCount ?? 0) > 0;
+    if (changed) this.invalidate();
+    return changed > 0;
   }
 
   /**
@@ -75,14 +88,15 @@ export class SettingsCopy {
 
   private async load(): Promise<SettingsView> {
     const generation = this.generation;
-    const { rows } = await this.pool.query<{
-      key: string;
-      value: string | null;
-      sealed_value: string | null;
-      secret: boolean;
-    }>(`SELECT "key", "value", "sealed_value", "secret" FROM "mail_settings" WHERE NOT "deleted"`);
+    const settings = await rows(
+      this.pool,
+      db
+        .selectFrom('mail_settings')
+        .select(['key', 'value', 'sealed_value', 'secret'])
+        .where('deleted', '=', false),
+    );
     const values = new Map<string, string>();
-    for (const r of rows) {
+    for (const r of settings) {
       if (r.secret) {
         if (!r.sealed_value) continue;
         try {

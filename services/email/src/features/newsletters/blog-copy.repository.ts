@@ -1,5 +1,8 @@
 import type { BlogPost } from '@parley/contracts';
+import { type Selectable, sql } from 'kysely';
 import type pg from 'pg';
+import type { NewsletterBlogPost } from '../../generated/kysely/database.ts';
+import { db, execute, firstRow, rows } from '../../shared/sql.ts';
 
 /** A post of the copy, as newsletters read it. */
 export interface CopiedPost {
@@ -27,86 +30,124 @@ export class BlogCopyRepository {
 
   /** Applies a published / updated / unpublished post. True when the row changed. */
   async upsert(post: BlogPost, versionAt: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query({
-      name: 'blog_copy_upsert',
-      text: `INSERT INTO "newsletter_blog_posts" AS p
-         ("id", "slug", "title", "excerpt", "content", "author", "featured_image", "tags", "status",
-          "published_at", "deleted", "version_at", "copied_at")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, false, $11, now())
-       ON CONFLICT ("id") DO UPDATE SET
-         "slug" = EXCLUDED."slug", "title" = EXCLUDED."title", "excerpt" = EXCLUDED."excerpt",
-         "content" = EXCLUDED."content", "author" = EXCLUDED."author",
-         "featured_image" = EXCLUDED."featured_image", "tags" = EXCLUDED."tags",
-         "status" = EXCLUDED."status", "published_at" = EXCLUDED."published_at",
-         "deleted" = false, "version_at" = EXCLUDED."version_at", "copied_at" = now()
-       WHERE p."version_at" <= EXCLUDED."version_at"`,
-      values: [
-        post.id,
-        post.slug,
-        post.title,
-        post.excerpt,
-        post.content,
-        post.author,
-        post.featuredImage,
-        post.tags,
-        post.status,
-        post.publishedAt,
-        versionAt,
-      ],
-    });
-    return (rowCount ?? 0) > 0;
+    const row = {
+      id: post.id,
+      slug: post.slug,
+      title: post.title,
+      excerpt: post.excerpt,
+      content: post.content,
+      author: post.author,
+      featured_image: post.featuredImage,
+      tags: post.tags,
+      status: post.status,
+      published_at: post.publishedAt,
+    };
+    const changed = await execute(
+      this.pool,
+      db
+        .insertInto('newsletter_blog_posts')
+        .values({ ...row, deleted: false, version_at: versionAt, copied_at: sql`now()` })
+        .onConflict((oc) =>
+          oc
+            .column('id')
+            .doUpdateSet((eb) => ({
+              slug: eb.ref('excluded.slug'),
+              title: eb.ref('excluded.title'),
+              excerpt: eb.ref('excluded.excerpt'),
+              content: eb.ref('excluded.content'),
+              author: eb.ref('excluded.author'),
+              featured_image: eb.ref('excluded.featured_image'),
+              tags: eb.ref('excluded.tags'),
+              status: eb.ref('excluded.status'),
+              published_at: eb.ref('excluded.published_at'),
+              deleted: false,
+              version_at: eb.ref('excluded.version_at'),
+              copied_at: sql`now()`,
+            }))
+            .whereRef('newsletter_blog_posts.version_at', '<=', 'excluded.version_at'),
+        ),
+      'blog_copy_upsert',
+    );
+    return changed > 0;
   }
 
   /** Applies a deletion: a tombstone (kept, so no older event brings the post back). */
   async remove(id: string, slug: string, versionAt: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query({
-      name: 'blog_copy_remove',
-      text: `INSERT INTO "newsletter_blog_posts" AS p
-         ("id", "slug", "title", "content", "author", "status", "deleted", "version_at", "copied_at")
-       VALUES ($1, $2, '', '', '', 'deleted', true, $3, now())
-       ON CONFLICT ("id") DO UPDATE SET "deleted" = true, "version_at" = EXCLUDED."version_at", "copied_at" = now()
-       WHERE p."version_at" <= EXCLUDED."version_at"`,
-      values: [id, slug, versionAt],
-    });
-    return (rowCount ?? 0) > 0;
+    const changed = await execute(
+      this.pool,
+      db
+        .insertInto('newsletter_blog_posts')
+        .values({
+          id,
+          slug,
+          title: '',
+          content: '',
+          author: '',
+          status: 'deleted',
+          deleted: true,
+          version_at: versionAt,
+          copied_at: sql`now()`,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('id')
+            .doUpdateSet((eb) => ({
+              deleted: true,
+              version_at: eb.ref('excluded.version_at'),
+              copied_at: sql`now()`,
+            }))
+            .whereRef('newsletter_blog_posts.version_at', '<=', 'excluded.version_at'),
+        ),
+      'blog_copy_remove',
+    );
+    return changed > 0;
   }
 
   /** A post that is not deleted, or null. */
   async get(id: string): Promise<CopiedPost | null> {
-    const { rows } = await this.pool.query<CopiedPostRow>({
-      name: 'blog_copy_get',
-      text: `SELECT ${COLUMNS} FROM "newsletter_blog_posts" WHERE "id" = $1 AND NOT "deleted"`,
-      values: [id],
-    });
-    return rows[0] ? toPost(rows[0]) : null;
+    const row = await firstRow(
+      this.pool,
+      db
+        .selectFrom('newsletter_blog_posts')
+        .select(COLUMNS)
+        .where('id', '=', id)
+        .where('deleted', '=', false),
+      'blog_copy_get',
+    );
+    return row ? toPost(row) : null;
   }
 
   /** Published posts, newest first (what can become a newsletter). */
   async published(limit = 100): Promise<CopiedPost[]> {
-    const { rows } = await this.pool.query<CopiedPostRow>({
-      name: 'blog_copy_published',
-      text: `SELECT ${COLUMNS} FROM "newsletter_blog_posts"
-       WHERE NOT "deleted" AND "status" = 'published' ORDER BY "published_at" DESC NULLS LAST LIMIT $1`,
-      values: [limit],
-    });
-    return rows.map(toPost);
+    const found = await rows(
+      this.pool,
+      db
+        .selectFrom('newsletter_blog_posts')
+        .select(COLUMNS)
+        .where('deleted', '=', false)
+        .where('status', '=', 'published')
+        .orderBy('published_at', (o) => o.desc().nullsLast())
+        .limit(limit),
+      'blog_copy_published',
+    );
+    return found.map(toPost);
   }
 }
 
-const COLUMNS = `"id", "slug", "title", "excerpt", "content", "author", "featured_image", "tags", "status", "published_at"`;
+const COLUMNS = [
+  'id',
+  'slug',
+  'title',
+  'excerpt',
+  'content',
+  'author',
+  'featured_image',
+  'tags',
+  'status',
+  'published_at',
+] as const;
 
-interface CopiedPostRow {
-  id: string;
-  slug: string;
-  title: string;
-  excerpt: string | null;
-  content: string;
-  author: string;
-  featured_image: string | null;
-  tags: string[] | null;
-  status: string;
-  published_at: Date | null;
-}
+type CopiedPostRow = Pick<Selectable<NewsletterBlogPost>, (typeof COLUMNS)[number]>;
 
 const toPost = (r: CopiedPostRow): CopiedPost => ({
   id: r.id,
