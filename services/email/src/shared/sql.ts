@@ -15,6 +15,10 @@ import type { DB } from '../generated/kysely/database.ts';
  * `pnpm generate`), so a schema change that breaks a query fails the typecheck. It only
  * compiles: the statements run on the kit's pg pool or on a transaction's client (inTransaction),
  * with named prepared statements where a hot path asks for them.
+ *
+ * Values become parameters. A constant that a partial index's predicate names (`status =
+ * 'pending'`, `WHERE "live"`) is written `sql.lit(...)` instead, so the plan of a prepared
+ * statement can still use that index (a generic plan cannot prove a parameter's value).
  */
 export const db = new Kysely<DB>({
   dialect: {

@@ -1,6 +1,8 @@
 import { CONNECTION_FAILURE_COOLDOWN_HOURS } from '@parley/contracts';
 import { enqueueEvent, inTransaction, pgExecutor, type ServiceDeps } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow, type Queryable, type Row, rows } from '../../shared/sql.ts';
 
 type Logger = ServiceDeps['logger'];
 
@@ -20,18 +22,8 @@ type Logger = ServiceDeps['logger'];
  *   newsletter's companion campaign) in the same transaction (a conditional UPDATE: exactly one wins).
  */
 
-export interface Claimed {
-  id: string;
-  send_id: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  tracking_id: string;
-  attempts: number;
-  /** The claim's time: the mail's Date header, and its time in Sent mail (rendered again with it). */
-  sending_at: Date;
-}
+/** A claimed recipient. `sending_at`, the claim's time, is the mail's Date header and its time in Sent mail. */
+export type Claimed = Omit<Row<ReturnType<typeof claimStatement>>, 'sending_at'> & { sending_at: Date };
 
 /** What became of one claimed recipient, as the settle writes it. */
 export interface Outcome {
@@ -56,17 +48,52 @@ export interface SendWindow {
 /** The lock that makes a window's check and claim one step across replicas. */
 const WINDOW_LOCK = 0x70a7_1e02;
 
-const CLAIM_SQL = `WITH c AS (
-     SELECT r."id" FROM "email_campaign_recipients" r
-     WHERE r."status" = 'pending' AND r."next_attempt_at" <= now()
-       AND r."send_id" IN (SELECT "id" FROM "email_campaign_sends" WHERE "status" = 'sending')
-     ORDER BY r."send_id", r."id" LIMIT $1 FOR UPDATE OF r SKIP LOCKED)
-   UPDATE "email_campaign_recipients" r
-     SET "status" = 'sending', "attempts" = r."attempts" + 1, "worker" = $2,
-         "lease_until" = now() + $3 * interval '1 millisecond', "sending_at" = now()
-   FROM c WHERE r."id" = c."id"
-   RETURNING r."id", r."send_id", r."email", r."first_name", r."last_name", r."company", r."tracking_id", r."attempts",
-     r."sending_at"`;
+/** Due pending rows of sending sends, locked past the ones other workers hold, marked 'sending' with a lease. */
+function claimStatement(limit: number, worker: string, leaseMs: number) {
+  return db
+    .with('c', (w) =>
+      w
+        .selectFrom('email_campaign_recipients as r')
+        .select('r.id')
+        .where('r.status', '=', sql.lit('pending'))
+        .where('r.next_attempt_at', '<=', sql<Date>`now()`)
+        .where(
+          'r.send_id',
+          'in',
+          db.selectFrom('email_campaign_sends').select('id').where('status', '=', sql.lit('sending')),
+        )
+        .orderBy('r.send_id')
+        .orderBy('r.id')
+        .limit(limit)
+        .forUpdate('r')
+        .skipLocked(),
+    )
+    .updateTable('email_campaign_recipients as r')
+    .from('c')
+    .set((eb) => ({
+      status: 'sending',
+      attempts: eb('r.attempts', '+', 1),
+      worker,
+      lease_until: sql<Date>`now() + ${leaseMs} * interval '1 millisecond'`,
+      sending_at: sql<Date>`now()`,
+    }))
+    .whereRef('r.id', '=', 'c.id')
+    .returning([
+      'r.id',
+      'r.send_id',
+      'r.email',
+      'r.first_name',
+      'r.last_name',
+      'r.company',
+      'r.tracking_id',
+      'r.attempts',
+      'r.sending_at',
+    ]);
+}
+
+async function claim(on: Queryable, limit: number, worker: string, leaseMs: number): Promise<Claimed[]> {
+  return (await rows(on, claimStatement(limit, worker, leaseMs))) as Claimed[];
+}
 
 /**
  * Claims up to `batchSize` due recipients for `worker` (committed 'sending' with a lease before
@@ -80,21 +107,23 @@ export async function claimRecipients(
   o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
 ): Promise<Claimed[]> {
   const window = o.window;
-  if (!window) return (await pool.query<Claimed>(CLAIM_SQL, [o.batchSize, worker, o.leaseMs])).rows;
+  if (!window) return claim(pool, o.batchSize, worker, o.leaseMs);
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WINDOW_LOCK]);
-    const { rows } = await client.query<{ used: number }>(
-      `WITH gone AS (DELETE FROM "email_send_ledger" WHERE "claimed_at" <= now() - $1 * interval '1 second')
-       SELECT coalesce(sum("messages"), 0)::int AS used FROM "email_send_ledger"
-       WHERE "claimed_at" > now() - $1 * interval '1 second'`,
-      [window.seconds],
+    const since = sql<Date>`now() - ${window.seconds} * interval '1 second'`;
+    const ledger = await firstRow(
+      client,
+      db
+        .with('gone', (w) => w.deleteFrom('email_send_ledger').where('claimed_at', '<=', since))
+        .selectFrom('email_send_ledger')
+        .select((eb) => sql<number>`coalesce(sum(${eb.ref('messages')}), 0)::int`.as('used'))
+        .where('claimed_at', '>', since),
     );
-    const room = window.messages - (rows[0]?.used ?? 0);
+    const room = window.messages - (ledger?.used ?? 0);
     if (room <= 0) return [];
-    const claimed = (await client.query<Claimed>(CLAIM_SQL, [Math.min(o.batchSize, room), worker, o.leaseMs]))
-      .rows;
+    const claimed = await claim(client, Math.min(o.batchSize, room), worker, o.leaseMs);
     if (claimed.length)
-      await client.query(`INSERT INTO "email_send_ledger" ("messages") VALUES ($1)`, [claimed.length]);
+      await execute(client, db.insertInto('email_send_ledger').values({ messages: claimed.length }));
     return claimed;
   });
 }
@@ -221,34 +250,52 @@ export class DeliveryRepository {
    * they carried): a worker that answers late waits for it, so its real outcome is the one that stays.
    */
   async reap(): Promise<number> {
-    const rows = await inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ send_id: number; tracking_id: string }>(
-        `UPDATE "email_campaign_recipients" SET "status" = 'unknown', "lease_until" = NULL,
-           "last_error" = 'the sender stopped while sending (lease expired): it may or may not have gone out; not resent'
-         WHERE "status" = 'sending' AND "lease_until" < now()
-         RETURNING "send_id", "tracking_id"`,
+    const reapedRows = await inTransaction(this.pool, async (client) => {
+      const reaped = await rows(
+        client,
+        db
+          .updateTable('email_campaign_recipients')
+          .set({
+            status: 'unknown',
+            lease_until: null,
+            last_error:
+              'the sender stopped while sending (lease expired): it may or may not have gone out; not resent',
+          })
+          .where('status', '=', sql.lit('sending'))
+          .where('lease_until', '<', sql<Date>`now()`)
+          .returning(['send_id', 'tracking_id']),
       );
-      if (!rows.length) return rows;
-      await client.query(
-        `UPDATE "email_tracking" SET "status" = 'unknown', "updated_at" = now() WHERE "tracking_id" = ANY($1::text[])`,
-        [rows.map((r) => r.tracking_id)],
+      if (!reaped.length) return reaped;
+      await execute(
+        client,
+        db
+          .updateTable('email_tracking')
+          .set({ status: 'unknown', updated_at: sql<Date>`now()` })
+          .where('tracking_id', '=', (eb) => eb.fn.any(eb.val(reaped.map((r) => r.tracking_id)))),
       );
       // A send cancelled while these were in flight counted them as neither: counted again.
-      const { rows: finished } = await client.query<{ id: number }>(
-        `SELECT "id" FROM "email_campaign_sends" WHERE "id" = ANY($1::int[]) AND "status" IN ('done', 'cancelled')
-         FOR SHARE`,
-        [[...new Set(rows.map((r) => r.send_id))]],
+      const finished = await rows(
+        client,
+        db
+          .selectFrom('email_campaign_sends')
+          .select('id')
+          .where('id', '=', (eb) => eb.fn.any(eb.val([...new Set(reaped.map((r) => r.send_id))])))
+          .where('status', 'in', ['done', 'cancelled'])
+          .forShare(),
       );
       if (finished.length)
         await recountFinished(
           client,
           finished.map((r) => r.id),
         );
-      return rows;
+      return reaped;
     });
-    if (rows.length)
-      this.logger.warn({ count: rows.length }, 'campaign recipients with an expired lease marked unknown');
-    return rows.length;
+    if (reapedRows.length)
+      this.logger.warn(
+        { count: reapedRows.length },
+        'campaign recipients with an expired lease marked unknown',
+      );
+    return reapedRows.length;
   }
 
   /**
@@ -257,12 +304,23 @@ export class DeliveryRepository {
    * send this caller completed is told to `onCompleted`. Answers how many.
    */
   async completeFinished(sendIds?: number[], onCompleted?: (sendId: number) => void): Promise<number> {
-    const { rows: candidates } = await this.pool.query<{ id: number }>(
-      `SELECT s."id" FROM "email_campaign_sends" s
-       WHERE s."status" = 'sending' ${sendIds ? 'AND s."id" = ANY($1::int[])' : ''}
-         AND NOT EXISTS (SELECT 1 FROM "email_campaign_recipients" r
-                         WHERE r."send_id" = s."id" AND r."status" IN ('pending', 'sending'))`,
-      sendIds ? [sendIds] : [],
+    const candidates = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaign_sends as s')
+        .select('s.id')
+        .where('s.status', '=', 'sending')
+        .$if(sendIds !== undefined, (qb) => qb.where('s.id', '=', (eb) => eb.fn.any(eb.val(sendIds ?? []))))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('email_campaign_recipients as r')
+                .select(sql.lit(1).as('one'))
+                .whereRef('r.send_id', '=', 's.id')
+                .where('r.status', 'in', ['pending', 'sending']),
+            ),
+          ),
+        ),
     );
     let completed = 0;
     for (const { id } of candidates) {
@@ -291,28 +349,39 @@ export class DeliveryRepository {
         const s = rows[0];
         if (!s) return false;
         // A test-mode send changes nothing of the campaign (its counts are the live sends').
-        const { rows: camp } = await client.query<{ name: string; newsletter_id: number | null }>(
+        const camp = await firstRow(
+          client,
           s.test_mode
-            ? `SELECT "name", "newsletter_id" FROM "email_campaigns" WHERE "id" = $1`
-            : `UPDATE "email_campaigns" SET "status" = 'sent', "sent_at" = $2, "updated_at" = now(),
-                 "sent_count" = "sent_count" + $3, "total_recipients" = "total_recipients" + $4
-               WHERE "id" = $1 RETURNING "name", "newsletter_id"`,
-          s.test_mode ? [s.campaign_id] : [s.campaign_id, s.finished_at, s.sent, s.total],
+            ? db
+                .selectFrom('email_campaigns')
+                .select(['name', 'newsletter_id'])
+                .where('id', '=', s.campaign_id)
+            : db
+                .updateTable('email_campaigns')
+                .set((eb) => ({
+                  status: 'sent',
+                  sent_at: s.finished_at,
+                  updated_at: sql<Date>`now()`,
+                  sent_count: eb('sent_count', '+', s.sent),
+                  total_recipients: eb('total_recipients', '+', s.total),
+                }))
+                .where('id', '=', s.campaign_id)
+                .returning(['name', 'newsletter_id']),
         );
-        const newsletterId = camp[0]?.newsletter_id ?? null;
-        const { rows: newsletter } =
+        const newsletterId = camp?.newsletter_id ?? null;
+        const newsletter =
           newsletterId === null
-            ? { rows: [] }
-            : await client.query<{ name: string; blog_post_id: string | null }>(
-                `SELECT "name", "blog_post_id" FROM "newsletters" WHERE "id" = $1`,
-                [newsletterId],
+            ? undefined
+            : await firstRow(
+                client,
+                db.selectFrom('newsletters').select(['name', 'blog_post_id']).where('id', '=', newsletterId),
               );
-        if (newsletter[0]) {
+        if (newsletter) {
           // A newsletter's companion campaign: the newsletter went out (not a campaign).
           await enqueueEvent(pgExecutor(client), 'email.newsletter.sent', {
             newsletterId: String(newsletterId),
-            name: newsletter[0].name,
-            blogPostId: newsletter[0].blog_post_id,
+            name: newsletter.name,
+            blogPostId: newsletter.blog_post_id,
             recipients: s.total,
             sent: s.sent,
             failed: s.failed + s.unknown,
@@ -322,7 +391,7 @@ export class DeliveryRepository {
         } else {
           await enqueueEvent(pgExecutor(client), 'email.campaign.sent', {
             campaignId: String(s.campaign_id),
-            name: camp[0]?.name ?? '',
+            name: camp?.name ?? '',
             recipients: s.total,
             sent: s.sent,
             failed: s.failed + s.unknown,

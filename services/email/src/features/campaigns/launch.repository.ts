@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow } from '../../shared/sql.ts';
 
 /**
  * A campaign launch in SQL (launch.service.ts decides, and owns the transactions): the launch
@@ -17,24 +19,16 @@ export async function lockLaunches(client: pg.PoolClient): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock($1)', [LAUNCH_LOCK]);
 }
 
+const now = sql<Date>`now()`;
+
 // ── launch ──────────────────────────────────────────────────────────────────
 
-/** A campaign as a launch reads it: what it is now, and when it is scheduled for. */
-export interface CampaignForLaunch {
-  status: string;
-  scheduled_at: Date | null;
-}
-
 /** The campaign's row, locked until the launch commits (two launches of it cannot both pass). */
-export async function campaignForLaunch(
-  client: pg.PoolClient,
-  id: number,
-): Promise<CampaignForLaunch | undefined> {
-  const { rows } = await client.query<CampaignForLaunch>(
-    `SELECT "status", "scheduled_at" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
-    [id],
+export async function campaignForLaunch(client: pg.PoolClient, id: number) {
+  return firstRow(
+    client,
+    db.selectFrom('email_campaigns').select(['status', 'scheduled_at']).where('id', '=', id).forUpdate(),
   );
-  return rows[0];
 }
 
 /** A send's row as a launch writes it: scheduled for later, or sending now. */
@@ -55,25 +49,26 @@ export interface NewSend {
 
 /** Writes a launch's send; answers its id. Its totals follow once its recipients are known. */
 export async function insertSend(client: pg.PoolClient, send: NewSend): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(
-    `INSERT INTO "email_campaign_sends" ("campaign_id", "kind", "status", "test_mode", "live",
-           "address_book_ids", "contact_ids", "scheduled_at", "started_at", "all_contacts", "companies")
-         VALUES ($1, $2, $3::"campaign_send_status", $4, $5, $6::int[], $7::bigint[], $8, $9, $10, $11::text[]) RETURNING "id"`,
-    [
-      send.campaignId,
-      send.kind,
-      send.status,
-      send.testMode,
-      send.live,
-      send.addressBookIds,
-      send.contactIds,
-      send.scheduledAt,
-      send.startedAt,
-      send.allContacts,
-      send.companies,
-    ],
+  const row = await firstRow(
+    client,
+    db
+      .insertInto('email_campaign_sends')
+      .values({
+        campaign_id: send.campaignId,
+        kind: send.kind,
+        status: send.status,
+        test_mode: send.testMode,
+        live: send.live,
+        address_book_ids: send.addressBookIds,
+        contact_ids: send.contactIds.map(String),
+        scheduled_at: send.scheduledAt,
+        started_at: send.startedAt,
+        all_contacts: send.allContacts,
+        companies: send.companies,
+      })
+      .returning('id'),
   );
-  return rows[0]?.id as number;
+  return row?.id as number;
 }
 
 /** A launched send's recipients (`total`) and its audience before test mode (`original`). */
@@ -82,9 +77,12 @@ export async function setSendTotals(
   sendId: number,
   counts: { total: number; original: number },
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" SET "total" = $2, "original_recipients" = $3 WHERE "id" = $1`,
-    [sendId, counts.total, counts.original],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaign_sends')
+      .set({ total: counts.total, original_recipients: counts.original })
+      .where('id', '=', sendId),
   );
 }
 
@@ -95,38 +93,44 @@ export async function markCampaignLaunched(
   sendId: number,
   status: 'scheduled' | 'sending',
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaigns" SET "status" = $2::"campaign_status", "current_send_id" = $1, "updated_at" = now()
-           WHERE "id" = $3`,
-    [sendId, status, campaignId],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaigns')
+      .set({ status, current_send_id: sendId, updated_at: now })
+      .where('id', '=', campaignId),
   );
 }
 
 // ── dispatch of scheduled sends ─────────────────────────────────────────────
 
-/** A scheduled send whose time has come, with the audience it was launched for. */
-export interface DueSend {
-  id: number;
-  campaign_id: number;
-  kind: 'send' | 'resend';
-  test_mode: boolean;
-  address_book_ids: number[];
-  contact_ids: string[];
-  all_contacts: boolean;
-  companies: string[] | null;
-}
-
 /**
  * The oldest due scheduled send, locked until the dispatch commits; one another replica holds
  * is skipped, so each due send is dispatched by exactly one replica.
  */
-export async function nextDueSend(client: pg.PoolClient): Promise<DueSend | undefined> {
-  const { rows } = await client.query<DueSend>(
-    `SELECT "id", "campaign_id", "kind", "test_mode", "address_book_ids", "contact_ids", "all_contacts", "companies"
-           FROM "email_campaign_sends" WHERE "status" = 'scheduled' AND "scheduled_at" <= now()
-           ORDER BY "scheduled_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+export async function nextDueSend(client: pg.PoolClient) {
+  return firstRow(
+    client,
+    db
+      .selectFrom('email_campaign_sends')
+      .select([
+        'id',
+        'campaign_id',
+        'kind',
+        'test_mode',
+        'address_book_ids',
+        'contact_ids',
+        'all_contacts',
+        'companies',
+      ])
+      .where('status', '=', sql.lit('scheduled'))
+      .where('scheduled_at', '<=', now)
+      .orderBy('scheduled_at')
+      .orderBy('id')
+      .limit(1)
+      .forUpdate()
+      .skipLocked(),
   );
-  return rows[0];
 }
 
 /** A due send with no recipients left: cancelled, and its campaign (if still scheduled) a draft again. */
@@ -135,13 +139,20 @@ export async function cancelEmptyDueSend(
   sendId: number,
   campaignId: number,
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" SET "status" = 'cancelled', "finished_at" = now() WHERE "id" = $1`,
-    [sendId],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaign_sends')
+      .set({ status: 'cancelled', finished_at: now })
+      .where('id', '=', sendId),
   );
-  await client.query(
-    `UPDATE "email_campaigns" SET "status" = 'draft', "updated_at" = now() WHERE "id" = $1 AND "status" = 'scheduled'`,
-    [campaignId],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaigns')
+      .set({ status: 'draft', updated_at: now })
+      .where('id', '=', campaignId)
+      .where('status', '=', 'scheduled'),
   );
 }
 
@@ -152,10 +163,19 @@ export async function startDueSend(
   testMode: boolean,
   counts: { total: number; original: number },
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" SET "status" = 'sending', "started_at" = now(), "test_mode" = $2, "live" = $3,
-             "total" = $4, "original_recipients" = $5 WHERE "id" = $1`,
-    [sendId, testMode, !testMode, counts.total, counts.original],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaign_sends')
+      .set({
+        status: 'sending',
+        started_at: now,
+        test_mode: testMode,
+        live: !testMode,
+        total: counts.total,
+        original_recipients: counts.original,
+      })
+      .where('id', '=', sendId),
   );
 }
 
@@ -169,34 +189,31 @@ export async function moveCampaignOnDispatch(
   sendId: number,
   testMode: boolean,
 ): Promise<void> {
-  await client.query(
+  await execute(
+    client,
     testMode
-      ? `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL,
-                 "updated_at" = now() WHERE "id" = $1 AND "status" = 'scheduled' AND "current_send_id" = $2`
-      : `UPDATE "email_campaigns" SET "status" = 'sending', "current_send_id" = $2, "updated_at" = now()
-               WHERE "id" = $1 AND "status" = 'scheduled'`,
-    [campaignId, sendId],
+      ? db
+          .updateTable('email_campaigns')
+          .set({ status: 'draft', current_send_id: null, scheduled_at: null, updated_at: now })
+          .where('id', '=', campaignId)
+          .where('status', '=', 'scheduled')
+          .where('current_send_id', '=', sendId)
+      : db
+          .updateTable('email_campaigns')
+          .set({ status: 'sending', current_send_id: sendId, updated_at: now })
+          .where('id', '=', campaignId)
+          .where('status', '=', 'scheduled'),
   );
 }
 
 // ── pause / resume / cancel ─────────────────────────────────────────────────
 
-/** A campaign as pause, resume and cancel read it: what it is now, and its current send. */
-export interface CampaignForChange {
-  status: string;
-  current_send_id: number | null;
-}
-
 /** The campaign's row, locked until the change commits. */
-export async function campaignForChange(
-  client: pg.PoolClient,
-  id: number,
-): Promise<CampaignForChange | undefined> {
-  const { rows } = await client.query<CampaignForChange>(
-    `SELECT "status", "current_send_id" FROM "email_campaigns" WHERE "id" = $1 FOR UPDATE`,
-    [id],
+export async function campaignForChange(client: pg.PoolClient, id: number) {
+  return firstRow(
+    client,
+    db.selectFrom('email_campaigns').select(['status', 'current_send_id']).where('id', '=', id).forUpdate(),
   );
-  return rows[0];
 }
 
 /** The send paused (if still sending: the workers claim no more of it), then its campaign. */
@@ -205,14 +222,7 @@ export async function pauseCampaign(
   campaignId: number,
   sendId: number | null,
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" SET "status" = 'paused' WHERE "id" = $1 AND "status" = 'sending'`,
-    [sendId],
-  );
-  await client.query(
-    `UPDATE "email_campaigns" SET "status" = 'paused', "updated_at" = now() WHERE "id" = $1`,
-    [campaignId],
-  );
+  await moveSendAndCampaign(client, campaignId, sendId, { from: 'sending', to: 'paused' });
 }
 
 /** The send sending again (if still paused), then its campaign. */
@@ -221,13 +231,27 @@ export async function resumeCampaign(
   campaignId: number,
   sendId: number | null,
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" SET "status" = 'sending' WHERE "id" = $1 AND "status" = 'paused'`,
-    [sendId],
-  );
-  await client.query(
-    `UPDATE "email_campaigns" SET "status" = 'sending', "updated_at" = now() WHERE "id" = $1`,
-    [campaignId],
+  await moveSendAndCampaign(client, campaignId, sendId, { from: 'paused', to: 'sending' });
+}
+
+async function moveSendAndCampaign(
+  client: pg.PoolClient,
+  campaignId: number,
+  sendId: number | null,
+  move: { from: 'sending' | 'paused'; to: 'sending' | 'paused' },
+): Promise<void> {
+  if (sendId !== null)
+    await execute(
+      client,
+      db
+        .updateTable('email_campaign_sends')
+        .set({ status: move.to })
+        .where('id', '=', sendId)
+        .where('status', '=', move.from),
+    );
+  await execute(
+    client,
+    db.updateTable('email_campaigns').set({ status: move.to, updated_at: now }).where('id', '=', campaignId),
   );
 }
 
@@ -236,28 +260,51 @@ export async function resumeCampaign(
  * (share) until it commits, so the count sees what it settled.
  */
 export async function lockSend(client: pg.PoolClient, sendId: number | null): Promise<void> {
-  await client.query(`SELECT 1 FROM "email_campaign_sends" WHERE "id" = $1 FOR UPDATE`, [sendId]);
+  if (sendId === null) return;
+  await execute(
+    client,
+    db.selectFrom('email_campaign_sends').select(sql.lit(1).as('one')).where('id', '=', sendId).forUpdate(),
+  );
 }
 
 /** The send cancelled, finished now, with its sent, failed and unknown recipients counted. */
 export async function cancelSend(client: pg.PoolClient, sendId: number | null): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaign_sends" s SET "status" = 'cancelled', "finished_at" = now(),
-           "sent_count" = x.sent, "failed_count" = x.failed, "unknown_count" = x.unknown
-         FROM (SELECT count(*) FILTER (WHERE "status" = 'sent')::int AS sent,
-                      count(*) FILTER (WHERE "status" = 'failed')::int AS failed,
-                      count(*) FILTER (WHERE "status" = 'unknown')::int AS unknown
-               FROM "email_campaign_recipients" WHERE "send_id" = $1) x
-         WHERE s."id" = $1`,
-    [sendId],
+  if (sendId === null) return;
+  // One scan of the send's rows: the three counts as FILTERs of one aggregate.
+  await execute(
+    client,
+    db
+      .updateTable('email_campaign_sends as s')
+      .from(
+        db
+          .selectFrom('email_campaign_recipients')
+          .select((eb) => [
+            sql<number>`${eb.fn.countAll().filterWhere('status', '=', 'sent')}::int`.as('sent'),
+            sql<number>`${eb.fn.countAll().filterWhere('status', '=', 'failed')}::int`.as('failed'),
+            sql<number>`${eb.fn.countAll().filterWhere('status', '=', 'unknown')}::int`.as('unknown'),
+          ])
+          .where('send_id', '=', sendId)
+          .as('x'),
+      )
+      .set((eb) => ({
+        status: 'cancelled',
+        finished_at: now,
+        sent_count: eb.ref('x.sent'),
+        failed_count: eb.ref('x.failed'),
+        unknown_count: eb.ref('x.unknown'),
+      }))
+      .where('s.id', '=', sendId),
   );
 }
 
 /** A scheduled campaign unscheduled: a draft with no send and no time left on it. */
 export async function unscheduleCampaign(client: pg.PoolClient, campaignId: number): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaigns" SET "status" = 'draft', "current_send_id" = NULL, "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1`,
-    [campaignId],
+  await execute(
+    client,
+    db
+      .updateTable('email_campaigns')
+      .set({ status: 'draft', current_send_id: null, scheduled_at: null, updated_at: now })
+      .where('id', '=', campaignId),
   );
 }
 
@@ -267,11 +314,20 @@ export async function cancelCampaign(
   campaignId: number,
   sendId: number | null,
 ): Promise<void> {
-  await client.query(
-    `UPDATE "email_campaigns" c SET "status" = 'cancelled', "updated_at" = now(),
-             "sent_count" = c."sent_count" + s."sent_count", "total_recipients" = c."total_recipients" + s."total"
-           FROM "email_campaign_sends" s WHERE c."id" = $1 AND s."id" = $2`,
-    [campaignId, sendId],
+  if (sendId === null) return;
+  await execute(
+    client,
+    db
+      .updateTable('email_campaigns as c')
+      .from('email_campaign_sends as s')
+      .set((eb) => ({
+        status: 'cancelled',
+        updated_at: now,
+        sent_count: eb('c.sent_count', '+', eb.ref('s.sent_count')),
+        total_recipients: eb('c.total_recipients', '+', eb.ref('s.total')),
+      }))
+      .where('c.id', '=', campaignId)
+      .where('s.id', '=', sendId),
   );
 }
 
@@ -279,19 +335,24 @@ export async function cancelCampaign(
 
 /** The end of the cooling period in force (connection failures), if one is. */
 export async function blockedUntil(client: pg.PoolClient): Promise<Date | undefined> {
-  const { rows } = await client.query<{ until: Date }>(
-    `SELECT max("blocked_until") AS until FROM "email_send_blocks" WHERE "blocked_until" > now()`,
+  const row = await firstRow(
+    client,
+    db
+      .selectFrom('email_send_blocks')
+      .select((eb) => eb.fn.max('blocked_until').as('until'))
+      .where('blocked_until', '>', now),
   );
-  return rows[0]?.until;
+  return row?.until ?? undefined;
 }
 
 /** The live sends started in the last hour (all replicas), and when the first of them started. */
-export async function liveSendsInLastHour(
-  client: pg.PoolClient,
-): Promise<{ n: number; first: Date | null } | undefined> {
-  const { rows } = await client.query<{ n: number; first: Date | null }>(
-    `SELECT count(*)::int AS n, min("started_at") AS first FROM "email_campaign_sends"
-     WHERE "live" AND "started_at" > now() - interval '1 hour'`,
+export async function liveSendsInLastHour(client: pg.PoolClient) {
+  return firstRow(
+    client,
+    db
+      .selectFrom('email_campaign_sends')
+      .select((eb) => [sql<number>`count(*)::int`.as('n'), eb.fn.min('started_at').as('first')])
+      .where('live', '=', sql.lit(true))
+      .where('started_at', '>', sql<Date>`now() - interval '1 hour'`),
   );
-  return rows[0];
 }

@@ -1,5 +1,7 @@
 import type { ServiceDeps } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow } from '../../shared/sql.ts';
 
 type Logger = ServiceDeps['logger'];
 
@@ -105,7 +107,10 @@ export class TrackingBuffer {
   }
 }
 
-/** Inserts the events and updates the counters of a batch in one statement; returns events stored. */
+/**
+ * Inserts the events and updates the counters of a batch in one statement; returns events stored.
+ * SQL text, not `db`: the hot path's hand-tuned batch write (unnest of column arrays, one plan).
+ */
 export async function writeHits(pool: pg.Pool, batch: TrackingHit[]): Promise<number> {
   if (!batch.length) return 0;
   const col = <K extends keyof TrackingHit>(k: K) => batch.map((h) => h[k]);
@@ -199,53 +204,76 @@ export async function recordOutcome(
   },
 ): Promise<'bounced' | 'unsubscribed' | null> {
   const address = input.address.toLowerCase();
+  const now = sql<Date>`now()`;
   let suppressAs: 'bounced' | 'unsubscribed' | null = null;
   if (input.outcome === 'soft_bounce') {
-    const { rows } = await client.query<{ soft_bounces: number }>(
-      `INSERT INTO "mail_address_states" ("address", "soft_bounces", "last_reason") VALUES ($1, 1, $2)
-       ON CONFLICT ("address") DO UPDATE SET "soft_bounces" = "mail_address_states"."soft_bounces" + 1,
-         "last_reason" = $2, "updated_at" = now()
-       RETURNING "soft_bounces"`,
-      [address, input.reason],
+    const state = await firstRow(
+      client,
+      db
+        .insertInto('mail_address_states')
+        .values({ address, soft_bounces: 1, last_reason: input.reason })
+        .onConflict((oc) =>
+          oc.column('address').doUpdateSet((eb) => ({
+            soft_bounces: eb('mail_address_states.soft_bounces', '+', 1),
+            last_reason: input.reason,
+            updated_at: now,
+          })),
+        )
+        .returning('soft_bounces'),
     );
-    if ((rows[0]?.soft_bounces ?? 0) >= SOFT_BOUNCE_LIMIT) suppressAs = 'bounced';
+    if ((state?.soft_bounces ?? 0) >= SOFT_BOUNCE_LIMIT) suppressAs = 'bounced';
   } else if (input.outcome === 'bounce') {
     suppressAs = 'bounced';
   } else if (input.outcome === 'complaint' || input.outcome === 'unsubscribe') {
     suppressAs = 'unsubscribed';
-    await client.query(
-      `INSERT INTO "mail_address_states" ("address", "unsubscribed_at", "complained_at", "last_reason")
-       VALUES ($1, now(), CASE WHEN $2 THEN now() END, $3)
-       ON CONFLICT ("address") DO UPDATE SET
-         "unsubscribed_at" = COALESCE("mail_address_states"."unsubscribed_at", now()),
-         "complained_at" = CASE WHEN $2 THEN COALESCE("mail_address_states"."complained_at", now()) ELSE "mail_address_states"."complained_at" END,
-         "last_reason" = $3, "updated_at" = now()`,
-      [address, input.outcome === 'complaint', input.reason],
+    const complaint = input.outcome === 'complaint';
+    await execute(
+      client,
+      db
+        .insertInto('mail_address_states')
+        .values({
+          address,
+          unsubscribed_at: now,
+          complained_at: complaint ? now : null,
+          last_reason: input.reason,
+        })
+        .onConflict((oc) =>
+          oc.column('address').doUpdateSet((eb) => ({
+            unsubscribed_at: eb.fn.coalesce('mail_address_states.unsubscribed_at', now),
+            ...(complaint ? { complained_at: eb.fn.coalesce('mail_address_states.complained_at', now) } : {}),
+            last_reason: input.reason,
+            updated_at: now,
+          })),
+        ),
     );
   } else if (input.outcome === 'delivery') {
     // A delivery ends a run of soft bounces.
-    await client.query(
-      `UPDATE "mail_address_states" SET "soft_bounces" = 0, "updated_at" = now() WHERE "address" = $1 AND "soft_bounces" > 0`,
-      [address],
+    await execute(
+      client,
+      db
+        .updateTable('mail_address_states')
+        .set({ soft_bounces: 0, updated_at: now })
+        .where('address', '=', address)
+        .where('soft_bounces', '>', 0),
     );
   }
   if (suppressAs === 'bounced') {
-    await client.query(
-      `INSERT INTO "mail_address_states" ("address", "hard_bounced_at", "last_reason") VALUES ($1, now(), $2)
-       ON CONFLICT ("address") DO UPDATE SET "hard_bounced_at" = COALESCE("mail_address_states"."hard_bounced_at", now()),
-         "last_reason" = $2, "updated_at" = now()`,
-      [address, input.reason],
+    await execute(
+      client,
+      db
+        .insertInto('mail_address_states')
+        .values({ address, hard_bounced_at: now, last_reason: input.reason })
+        .onConflict((oc) =>
+          oc.column('address').doUpdateSet((eb) => ({
+            hard_bounced_at: eb.fn.coalesce('mail_address_states.hard_bounced_at', now),
+            last_reason: input.reason,
+            updated_at: now,
+          })),
+        ),
     );
   }
   if (input.trackingId) {
-    // bounced_at is set below with the status, for hard bounces and the third soft bounce alike.
-    const column = {
-      bounce: null,
-      soft_bounce: null,
-      complaint: '"complained_at"',
-      delivery: '"delivered_at"',
-      unsubscribe: '"unsubscribed_at"',
-    }[input.outcome];
+    // bounced_at is set with the status, for hard bounces and the third soft bounce alike.
     const status = {
       bounce: 'bounced',
       soft_bounce: suppressAs === 'bounced' ? 'bounced' : null,
@@ -253,35 +281,46 @@ export async function recordOutcome(
       delivery: null,
       unsubscribe: 'unsubscribed',
     }[input.outcome];
-    await client.query(
-      `UPDATE "email_tracking" SET
-         ${column ? `${column} = COALESCE(${column}, now()),` : ''}
-         "status" = CASE
-           WHEN $2::text IS NOT NULL THEN $2::text
-           WHEN $3 AND "status" IN ('pending', 'sent') THEN 'delivered'
-           ELSE "status" END,
-         "bounced_at" = CASE WHEN $2::text = 'bounced' THEN COALESCE("bounced_at", now()) ELSE "bounced_at" END,
-         "bounce_reason" = CASE WHEN $4 THEN $5 ELSE "bounce_reason" END,
-         "updated_at" = now()
-       WHERE "tracking_id" = $1`,
-      [
-        input.trackingId,
-        status,
-        input.outcome === 'delivery',
-        input.outcome === 'bounce' || input.outcome === 'soft_bounce',
-        input.reason,
-      ],
+    const delivery = input.outcome === 'delivery';
+    await execute(
+      client,
+      db
+        .updateTable('email_tracking')
+        .set((eb) => ({
+          ...(input.outcome === 'complaint' ? { complained_at: eb.fn.coalesce('complained_at', now) } : {}),
+          ...(delivery ? { delivered_at: eb.fn.coalesce('delivered_at', now) } : {}),
+          ...(input.outcome === 'unsubscribe'
+            ? { unsubscribed_at: eb.fn.coalesce('unsubscribed_at', now) }
+            : {}),
+          ...(status !== null ? { status } : {}),
+          // A delivery report moves a mail on from pending or sent only.
+          ...(delivery
+            ? {
+                status: eb
+                  .case()
+                  .when('status', 'in', ['pending', 'sent'])
+                  .then('delivered')
+                  .else(eb.ref('status'))
+                  .end(),
+              }
+            : {}),
+          ...(status === 'bounced' ? { bounced_at: eb.fn.coalesce('bounced_at', now) } : {}),
+          ...(input.outcome === 'bounce' || input.outcome === 'soft_bounce'
+            ? { bounce_reason: input.reason }
+            : {}),
+          updated_at: now,
+        }))
+        .where('tracking_id', '=', input.trackingId),
     );
-    await client.query(
-      `INSERT INTO "email_events" ("tracking_id", "event_type", "event_data", "user_agent", "ip_address")
-       VALUES ($1, $2, $3::jsonb, $4, $5)`,
-      [
-        input.trackingId,
-        input.outcome,
-        JSON.stringify({ reason: input.reason, source: input.source, ...(input.data ?? {}) }),
-        input.userAgent ?? null,
-        input.ip ?? null,
-      ],
+    await execute(
+      client,
+      db.insertInto('email_events').values({
+        tracking_id: input.trackingId,
+        event_type: input.outcome,
+        event_data: JSON.stringify({ reason: input.reason, source: input.source, ...(input.data ?? {}) }),
+        user_agent: input.userAgent ?? null,
+        ip_address: input.ip ?? null,
+      }),
     );
   }
   return suppressAs;
@@ -292,13 +331,12 @@ export async function trackingRow(
   pool: pg.Pool,
   trackingId: string,
 ): Promise<{ email: string; unsubscribedAt: Date | null; campaignId: string | null } | null> {
-  const { rows } = await pool.query<{
-    email: string;
-    unsubscribed_at: Date | null;
-    campaign_id: string | null;
-  }>(`SELECT "email", "unsubscribed_at", "campaign_id" FROM "email_tracking" WHERE "tracking_id" = $1`, [
-    trackingId,
-  ]);
-  const r = rows[0];
+  const r = await firstRow(
+    pool,
+    db
+      .selectFrom('email_tracking')
+      .select(['email', 'unsubscribed_at', 'campaign_id'])
+      .where('tracking_id', '=', trackingId),
+  );
   return r ? { email: r.email, unsubscribedAt: r.unsubscribed_at, campaignId: r.campaign_id } : null;
 }
