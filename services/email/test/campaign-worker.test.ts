@@ -70,11 +70,11 @@ function claimed(id: number, email: string, attempts = 1): Claimed {
   };
 }
 
-/** A pool that answers readSendContent for send 7 (and nothing else). */
+/** A pool that answers readSendContent for send 7 (and nothing else); statements come as { text, values }. */
 const pool = {
-  query: async (_sql: string, params: unknown[]) => ({
+  query: async (statement: { text: string; values: unknown[] }) => ({
     rows:
-      params[0] === 7
+      statement.values[0] === 7
         ? [
             {
               campaign_id: 3,

@@ -6,7 +6,9 @@ import type {
   ImportRowError,
   ImportStatus,
 } from '@parley/contracts';
+import { type SqlBool, sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow, type Row, rows } from '../../shared/sql.ts';
 
 /**
  * Import jobs (email_imports): their rows, progress and heartbeat, cancelling and reaping, and
@@ -18,31 +20,38 @@ export class ImportRunningError extends Error {
   override name = 'ImportRunningError';
 }
 
-export interface JobRow {
-  id: string;
-  address_book_id: number;
-  kind: ImportKind;
-  file_name: string | null;
-  status: ImportStatus;
-  phase: ImportPhase;
-  bytes_received: string;
-  bytes_total: string | null;
-  rows_read: number;
-  imported: number;
-  updated: number;
-  skipped: number;
-  error_count: number;
-  errors: ImportRowError[];
-  encoding: string | null;
-  merge_mode: ImportMergeMode;
-  message: string | null;
-  started_at: Date;
-  finished_at: Date | null;
+/** The columns of a job as the API shows it. */
+export const JOB_FIELDS = [
+  'id',
+  'address_book_id',
+  'kind',
+  'file_name',
+  'status',
+  'phase',
+  'bytes_received',
+  'bytes_total',
+  'rows_read',
+  'imported',
+  'updated',
+  'skipped',
+  'error_count',
+  'errors',
+  'encoding',
+  'merge_mode',
+  'message',
+  'started_at',
+  'finished_at',
+] as const;
+
+/** Jobs with the columns toImportJob reads: the typed statement job reads start from. */
+export function selectJobs() {
+  return db.selectFrom('email_imports').select(JOB_FIELDS);
 }
 
-export const JOB_COLUMNS = `"id", "address_book_id", "kind", "file_name", "status", "phase", "bytes_received", "bytes_total",
-  "rows_read", "imported", "updated", "skipped", "error_count", "errors", "encoding", "merge_mode", "message",
-  "started_at", "finished_at"`;
+export type JobRow = Row<ReturnType<typeof selectJobs>>;
+
+/** The same columns as SQL text, for the statements not yet built with `db`. */
+export const JOB_COLUMNS = JOB_FIELDS.map((f) => `"${f}"`).join(', ');
 
 export function toImportJob(r: JobRow): ImportJob {
   return {
@@ -59,9 +68,11 @@ export function toImportJob(r: JobRow): ImportJob {
     updated: r.updated,
     skipped: r.skipped,
     errorCount: r.error_count,
-    errors: r.errors,
+    // A JSON column: what progress() and the session's commit wrote, ImportRowError[].
+    errors: r.errors as ImportRowError[],
     encoding: r.encoding,
-    mergeMode: r.merge_mode,
+    // A text column holding an ImportMergeMode (create() writes it).
+    mergeMode: r.merge_mode as ImportMergeMode,
     message: r.message,
     startedAt: r.started_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null,
@@ -84,6 +95,11 @@ export interface Progress {
 /** A job whose process stopped writing its heartbeat this long ago is dead. */
 export const STALE_AFTER_SECONDS = 30;
 
+/** The messages of a job reaped after its process died (reapStale), cancelled or not. */
+const REAPED_CANCELLED = 'Import cancelled. No contacts were imported.';
+const REAPED_DIED =
+  'The import stopped unexpectedly (its server went away) before it finished. No contacts were imported; please import the file again.';
+
 export class ImportsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -97,12 +113,20 @@ export class ImportsRepository {
     mergeMode: ImportMergeMode;
   }): Promise<ImportJob> {
     try {
-      const { rows } = await this.pool.query<JobRow>(
-        `INSERT INTO "email_imports" ("address_book_id", "kind", "file_name", "bytes_total", "created_by", "merge_mode")
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${JOB_COLUMNS}`,
-        [job.addressBookId, job.kind, job.fileName, job.bytesTotal, job.createdBy, job.mergeMode],
+      const row = await firstRow(
+        this.pool,
+        db
+          .insertInto('email_imports')
+          .values({
+            address_book_id: job.addressBookId,
+            kind: job.kind,
+            file_name: job.fileName,
+            bytes_total: job.bytesTotal === null ? null : String(job.bytesTotal),
+            created_by: job.createdBy,
+            merge_mode: job.mergeMode,
+          })
+          .returning(JOB_FIELDS),
       );
-      const row = rows[0];
       if (!row) throw new Error('import job not created');
       return toImportJob(row);
     } catch (err) {
@@ -112,31 +136,16 @@ export class ImportsRepository {
   }
 
   async get(id: string): Promise<ImportJob | null> {
-    const { rows } = await this.pool.query<JobRow>({
-      name: 'audience_import_get',
-      text: `SELECT ${JOB_COLUMNS} FROM "email_imports" WHERE "id" = $1`,
-      values: [id],
-    });
-    return rows[0] ? toImportJob(rows[0]) : null;
+    const row = await firstRow(this.pool, selectJobs().where('id', '=', id), 'audience_import_get');
+    return row ? toImportJob(row) : null;
   }
 
   async list(filter: { addressBookId?: number; status?: ImportStatus; limit: number }): Promise<ImportJob[]> {
-    const where: string[] = [];
-    const values: unknown[] = [];
-    if (filter.addressBookId !== undefined) {
-      values.push(filter.addressBookId);
-      where.push(`"address_book_id" = $${values.length}`);
-    }
-    if (filter.status) {
-      values.push(filter.status);
-      where.push(`"status" = $${values.length}::"ImportStatus"`);
-    }
-    const { rows } = await this.pool.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM "email_imports" ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY "started_at" DESC LIMIT ${filter.limit}`,
-      values,
-    );
-    return rows.map(toImportJob);
+    let jobs = selectJobs();
+    if (filter.addressBookId !== undefined) jobs = jobs.where('address_book_id', '=', filter.addressBookId);
+    if (filter.status) jobs = jobs.where('status', '=', filter.status);
+    const found = await rows(this.pool, jobs.orderBy('started_at', 'desc').limit(filter.limit));
+    return found.map(toImportJob);
   }
 
   /** Writes a running job's progress and heartbeat; answers whether a cancel was asked for. */
@@ -145,26 +154,27 @@ export class ImportsRepository {
     p: Progress,
     withErrors: boolean,
   ): Promise<{ cancel: boolean; running: boolean }> {
-    const { rows } = await this.pool.query<{ cancel_requested: boolean; status: ImportStatus }>(
-      `UPDATE "email_imports" SET "phase" = $2, "bytes_received" = $3, "rows_read" = $4, "imported" = $5,
-         "updated" = $6, "skipped" = $7, "error_count" = $8,
-         "errors" = CASE WHEN $9::jsonb IS NULL THEN "errors" ELSE $9::jsonb END, "encoding" = $10,
-         "heartbeat_at" = now()
-       WHERE "id" = $1 AND "status" = 'running' RETURNING "cancel_requested", "status"`,
-      [
-        id,
-        p.phase,
-        p.bytesReceived,
-        p.rowsRead,
-        p.imported,
-        p.updated,
-        p.skipped,
-        p.errorCount,
-        withErrors ? JSON.stringify(p.errors) : null,
-        p.encoding,
-      ],
+    const r = await firstRow(
+      this.pool,
+      db
+        .updateTable('email_imports')
+        .set({
+          phase: p.phase,
+          bytes_received: String(p.bytesReceived),
+          rows_read: p.rowsRead,
+          imported: p.imported,
+          updated: p.updated,
+          skipped: p.skipped,
+          error_count: p.errorCount,
+          // The errors are written only when asked for; otherwise they stay as they are.
+          ...(withErrors ? { errors: JSON.stringify(p.errors) } : {}),
+          encoding: p.encoding,
+          heartbeat_at: sql`now()`,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .returning(['cancel_requested', 'status']),
     );
-    const r = rows[0];
     return { cancel: r?.cancel_requested ?? true, running: !!r };
   }
 
@@ -175,21 +185,41 @@ export class ImportsRepository {
     message: string,
     p: Progress,
   ): Promise<ImportJob | null> {
-    const { rows } = await this.pool.query<JobRow>(
-      `UPDATE "email_imports" SET "status" = $2, "phase" = 'done', "message" = $3, "finished_at" = now(),
-         "bytes_received" = $4, "rows_read" = $5, "imported" = 0, "updated" = 0, "skipped" = 0,
-         "error_count" = $6, "errors" = $7::jsonb, "encoding" = $8, "heartbeat_at" = now()
-       WHERE "id" = $1 AND "status" = 'running' RETURNING ${JOB_COLUMNS}`,
-      [id, status, message, p.bytesReceived, p.rowsRead, p.errorCount, JSON.stringify(p.errors), p.encoding],
+    const row = await firstRow(
+      this.pool,
+      db
+        .updateTable('email_imports')
+        .set({
+          status,
+          phase: 'done',
+          message,
+          finished_at: sql`now()`,
+          bytes_received: String(p.bytesReceived),
+          rows_read: p.rowsRead,
+          imported: 0,
+          updated: 0,
+          skipped: 0,
+          error_count: p.errorCount,
+          errors: JSON.stringify(p.errors),
+          encoding: p.encoding,
+          heartbeat_at: sql`now()`,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .returning(JOB_FIELDS),
     );
-    return rows[0] ? toImportJob(rows[0]) : this.get(id);
+    return row ? toImportJob(row) : this.get(id);
   }
 
   /** Asks a running job to stop. A job whose process died is ended here at once. */
   async requestCancel(id: string): Promise<ImportJob | null> {
-    await this.pool.query(
-      `UPDATE "email_imports" SET "cancel_requested" = true WHERE "id" = $1 AND "status" = 'running'`,
-      [id],
+    await execute(
+      this.pool,
+      db
+        .updateTable('email_imports')
+        .set({ cancel_requested: true })
+        .where('id', '=', id)
+        .where('status', '=', 'running'),
     );
     await this.reapStale();
     return this.get(id);
@@ -197,12 +227,16 @@ export class ImportsRepository {
 
   /** Asks the running import of a book (if any) to stop; returns its id. */
   async cancelRunningOfBook(bookId: number): Promise<string | null> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `UPDATE "email_imports" SET "cancel_requested" = true
-       WHERE "address_book_id" = $1 AND "status" = 'running' RETURNING "id"`,
-      [bookId],
+    const row = await firstRow(
+      this.pool,
+      db
+        .updateTable('email_imports')
+        .set({ cancel_requested: true })
+        .where('address_book_id', '=', bookId)
+        .where('status', '=', 'running')
+        .returning('id'),
     );
-    return rows[0]?.id ?? null;
+    return row?.id ?? null;
   }
 
   /** Refreshes the planner's statistics of the contacts (after a bulk load). */
@@ -220,16 +254,25 @@ export class ImportsRepository {
    * failed; their transaction died with their connection, so nothing of them was imported.
    */
   async reapStale(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `UPDATE "email_imports" SET "status" = CASE WHEN "cancel_requested" THEN 'cancelled'::"ImportStatus" ELSE 'failed'::"ImportStatus" END,
-         "phase" = 'done', "finished_at" = now(), "imported" = 0, "updated" = 0, "skipped" = 0,
-         "message" = CASE WHEN "cancel_requested" THEN 'Import cancelled. No contacts were imported.'
-           ELSE 'The import stopped unexpectedly (its server went away) before it finished. No contacts were imported; please import the file again.' END
-       WHERE "status" = 'running' AND "heartbeat_at" < now() - make_interval(secs => $1)
-       RETURNING "id"`,
-      [STALE_AFTER_SECONDS],
+    const reaped = await rows(
+      this.pool,
+      db
+        .updateTable('email_imports')
+        .set((eb) => ({
+          // The enum's values are cast: a CASE of bare literals would be text.
+          status: sql<ImportStatus>`CASE WHEN ${eb.ref('cancel_requested')} THEN 'cancelled'::"ImportStatus" ELSE 'failed'::"ImportStatus" END`,
+          phase: 'done',
+          finished_at: sql`now()`,
+          imported: 0,
+          updated: 0,
+          skipped: 0,
+          message: sql<string>`CASE WHEN ${eb.ref('cancel_requested')} THEN ${REAPED_CANCELLED} ELSE ${REAPED_DIED} END`,
+        }))
+        .where('status', '=', 'running')
+        .where('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_AFTER_SECONDS})`)
+        .returning('id'),
     );
-    return rows.map((r) => r.id);
+    return reaped.map((r) => r.id);
   }
 }
 
@@ -241,16 +284,22 @@ export const stagingPrefix = (jobId: string) => `import_rows_${jobId.replaceAll(
  * cancelled or crashed import left. Returns how many were dropped.
  */
 export async function dropStaged(pool: pg.Pool, jobId?: string): Promise<number> {
-  const { rows } = await pool.query<{ relname: string }>(
-    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'import_rows_%'
-       AND ($1::text IS NULL OR c.relname LIKE $1::text || '%')
-       AND NOT EXISTS (
-         SELECT 1 FROM "email_imports" j
-         WHERE j."status" = 'running' AND c.relname LIKE 'import_rows_' || replace(j."id"::text, '-', '') || '_%'
-       )`,
-    [jobId ? stagingPrefix(jobId) : null],
-  );
-  for (const r of rows) await pool.query(`DROP TABLE IF EXISTS "${r.relname.replace(/"/g, '')}"`);
-  return rows.length;
+  const prefix = jobId ? stagingPrefix(jobId) : null;
+  const running = db
+    .selectFrom('email_imports as j')
+    .select(sql.lit(1).as('one'))
+    .where('j.status', '=', 'running')
+    .where(
+      (eb) =>
+        sql<SqlBool>`c.relname LIKE 'import_rows_' || replace(${eb.ref('j.id')}::text, '-', '') || '_%'`,
+    );
+  // The tables are the catalog's (not in the schema): a template around the typed subquery.
+  const staged = sql<{ relname: string }>`SELECT c.relname FROM pg_class c
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'import_rows_%'
+      AND (${prefix}::text IS NULL OR c.relname LIKE ${prefix}::text || '%')
+      AND NOT EXISTS ${running}`;
+  const tables = await rows(pool, { compile: () => staged.compile(db) });
+  for (const r of tables) await pool.query(`DROP TABLE IF EXISTS "${r.relname.replace(/"/g, '')}"`);
+  return tables.length;
 }

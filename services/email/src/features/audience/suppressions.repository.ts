@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { EmailContext } from '../../context.ts';
 import { db, execute, firstRow, rows } from '../../shared/sql.ts';
-import { CONTACT_COLUMNS, type ContactRow, toContact } from './contacts.repository.ts';
+import { selectContacts, toContact } from './contacts.repository.ts';
 import { emailKey, normalizeEmail } from './domain/contacts.ts';
 
 /**
@@ -153,11 +153,7 @@ export async function resubscribeContact(
           by,
         });
       }
-      const after = await client.query<ContactRow>(
-        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE c."id" = $1`,
-        [contactId],
-      );
-      const row = after.rows[0];
+      const row = await firstRow(client, selectContacts().where('c.id', '=', String(contactId)));
       if (!row) throw new ContactNotFoundError();
       return { contact: toContact(row), reactivated: reactivated.length };
     }),

@@ -1,13 +1,15 @@
 import type { OptionalMergeField } from '@parley/contracts';
 import { inTransaction } from '@parley/kit';
+import { type AliasableExpression, type Expression, sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow, type Row } from '../../shared/sql.ts';
 
 /**
  * A send's audience in SQL: who a launch (or a scheduled send's dispatch) writes as its
  * recipients, set-based, with their tracking rows; how many live recipients an audience has;
  * the pre-send check's figures. The union of the active contacts of the chosen books, the
  * chosen active contacts and (a newsletter's) every active contact or those of chosen
- * companies, one per address, minus the suppression list: all in LIVE_SQL.
+ * companies, one per address, minus the suppression list: all in liveRecipients.
  */
 
 /** Who a send goes to, as the recipient SQL reads it. */
@@ -20,7 +22,19 @@ export interface Audience {
   companies?: string[];
 }
 
-const TRACKING_ID_SQL = `rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`;
+/** A recipient's tracking id: 22 URL-safe base64 characters of a random UUID. */
+const TRACKING_ID = sql<string>`rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`;
+
+/** btrim(company), and lower(btrim(company)): the key of the companies index (newsletters migration). */
+export const trimmedCompany = (company: Expression<string | null>) => sql<string>`btrim(${company})`;
+export const companyKey = (company: Expression<string | null>) => sql<string>`lower(btrim(${company}))`;
+
+/** The active contacts, with the columns a recipient is written from. */
+const activeContacts = () =>
+  db
+    .selectFrom('email_contacts as c')
+    .select(['c.id', 'c.email', 'c.email_key', 'c.first_name', 'c.last_name', 'c.company'])
+    .where('c.status', '=', sql.lit('active'));
 
 /**
  * The live recipients, set-based: active contacts of the books ∪ chosen active contacts ∪ (a
@@ -28,41 +42,49 @@ const TRACKING_ID_SQL = `rtrim(translate(encode(uuid_send(gen_random_uuid()), 'b
  * (lower(btrim(company)), an index of the newsletters migration), per address, less
  * suppressions. The branches a send does not use are constant-false (custom plans: never run).
  */
-const LIVE_SQL = `
-  SELECT DISTINCT ON (u."email_key") u."id", u."email", u."email_key", u."first_name", u."last_name", u."company"
-  FROM (
-    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
-    FROM "email_contacts" c WHERE c."address_book_id" = ANY($1::int[]) AND c."status" = 'active'
-    UNION ALL
-    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
-    FROM "email_contacts" c WHERE c."id" = ANY($2::bigint[]) AND c."status" = 'active'
-    UNION ALL
-    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
-    FROM "email_contacts" c WHERE $3::boolean AND c."status" = 'active'
-    UNION ALL
-    SELECT c."id", c."email", c."email_key", c."first_name", c."last_name", c."company"
-    FROM "email_contacts" c
-    WHERE cardinality($4::text[]) > 0 AND lower(btrim(c."company")) = ANY($4::text[]) AND c."status" = 'active'
-      AND btrim(c."company") <> ''
-  ) u
-  WHERE NOT EXISTS (SELECT 1 FROM "email_suppressions" s WHERE s."address" = u."email_key")
-  ORDER BY u."email_key", u."id"`;
-
-const liveParams = (a: Audience) => [
-  a.addressBookIds,
-  a.contactIds,
-  a.allContacts === true,
-  a.companies ?? [],
-];
+function liveRecipients(a: Audience) {
+  const companies = a.companies ?? [];
+  const union = activeContacts()
+    .where((eb) => eb('c.address_book_id', '=', eb.fn.any(eb.val(a.addressBookIds))))
+    .unionAll(activeContacts().where((eb) => eb('c.id', '=', eb.fn.any(eb.val(a.contactIds.map(String))))))
+    .unionAll(activeContacts().where(sql<boolean>`${a.allContacts === true}::boolean`))
+    .unionAll(
+      activeContacts()
+        .where(sql<boolean>`cardinality(${companies}::text[]) > 0`)
+        .where((eb) => eb(companyKey(eb.ref('c.company')), '=', eb.fn.any(eb.val(companies))))
+        .where((eb) => eb(trimmedCompany(eb.ref('c.company')), '<>', sql.lit(''))),
+    );
+  return db
+    .selectFrom(union.as('u'))
+    .distinctOn('u.email_key')
+    .select(['u.id', 'u.email', 'u.email_key', 'u.first_name', 'u.last_name', 'u.company'])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('email_suppressions as s')
+            .select('s.address')
+            .whereRef('s.address', '=', 'u.email_key'),
+        ),
+      ),
+    )
+    .orderBy('u.email_key')
+    .orderBy('u.id');
+}
 
 /** How many live recipients an audience has now (deduplicated, less suppressions). */
 export async function countLive(client: pg.PoolClient | pg.Pool, audience: Audience): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (${LIVE_SQL}) l`,
-    liveParams(audience),
+  const r = await firstRow(
+    client,
+    db
+      .selectFrom(liveRecipients(audience).as('l'))
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')),
   );
-  return rows[0]?.n ?? 0;
+  return r?.n ?? 0;
 }
+
+/** The merge rule's white space: space, tab, CR, LF and no-break space. */
+const WHITE_SPACE = ' \t\r\n\u00a0';
 
 /**
  * The pre-send check's figures for an audience now: how many live recipients it has and how
@@ -74,20 +96,29 @@ export async function missingFieldCounts(
   pool: pg.Pool,
   audience: Audience,
 ): Promise<{ recipients: number; missing: Record<OptionalMergeField, number> }> {
-  // btrim, not a regular expression: half the time at 100,000 contacts.
-  const blank = (col: string) =>
-    `count(*) FILTER (WHERE btrim(coalesce(l."${col}", ''), E' \\t\\r\\n\\u00a0') = '')::int`;
-  const { rows } = await inTransaction(pool, async (client) => {
+  const r = await inTransaction(pool, async (client) => {
     // The sort of one row per address stays in memory, as for a launch.
     await client.query(`SET LOCAL work_mem = '64MB'`);
-    return client.query<{ n: number; first_name: number; last_name: number; company: number }>(
-      `SELECT count(*)::int AS n, ${blank('first_name')} AS first_name, ${blank('last_name')} AS last_name,
-              ${blank('company')} AS company
-       FROM (${LIVE_SQL}) l`,
-      liveParams(audience),
+    return firstRow(
+      client,
+      db.selectFrom(liveRecipients(audience).as('l')).select((eb) => {
+        // btrim, not a regular expression: half the time at 100,000 contacts.
+        const blank = (col: 'l.first_name' | 'l.last_name' | 'l.company') =>
+          eb.cast<number>(
+            eb.fn
+              .countAll()
+              .filterWhere(sql<string>`btrim(coalesce(${eb.ref(col)}, ''), ${WHITE_SPACE})`, '=', ''),
+            'integer',
+          );
+        return [
+          eb.cast<number>(eb.fn.countAll(), 'integer').as('n'),
+          blank('l.first_name').as('first_name'),
+          blank('l.last_name').as('last_name'),
+          blank('l.company').as('company'),
+        ];
+      }),
     );
   });
-  const r = rows[0];
   return {
     recipients: r?.n ?? 0,
     missing: { firstName: r?.first_name ?? 0, lastName: r?.last_name ?? 0, company: r?.company ?? 0 },
@@ -111,53 +142,96 @@ export async function resolveRecipients(
     const original = await countLive(client, req);
     const total = await writeRecipients(
       client,
-      TEST_SQL,
-      [original > 0 ? testAddresses : []],
+      testRecipients(original > 0 ? testAddresses : []),
       sendId,
       campaignId,
       true,
     );
     return { total, original };
   }
-  const total = await writeRecipients(client, LIVE_SQL, liveParams(req), sendId, campaignId, false);
+  const total = await writeRecipients(client, liveRecipients(req), sendId, campaignId, false);
   return { total, original: total };
 }
 
 /** Test mode's recipients: each test address once, tied to no contact. */
-const TEST_SQL = `
-  SELECT DISTINCT ON (lower(a)) NULL::bigint AS "id", a AS "email", lower(a) AS "email_key",
-    NULL::text AS "first_name", NULL::text AS "last_name", NULL::text AS "company"
-  FROM unnest($1::text[]) AS a`;
+function testRecipients(addresses: string[]) {
+  return db
+    .selectFrom(sql<{ a: string }>`unnest(${addresses}::text[])`.as('a'))
+    .distinctOn((eb) => sql`lower(${eb.ref('a.a')})`)
+    .select((eb) => [
+      sql<string | null>`NULL::bigint`.as('id'),
+      'a.a as email',
+      sql<string>`lower(${eb.ref('a.a')})`.as('email_key'),
+      sql<string | null>`NULL::text`.as('first_name'),
+      sql<string | null>`NULL::text`.as('last_name'),
+      sql<string | null>`NULL::text`.as('company'),
+    ]);
+}
+
+/** The rows a send's recipients are written from: a live recipient's, or a test address's (no contact). */
+type LiveRow = Row<ReturnType<typeof liveRecipients>>;
+type RecipientSource = Omit<LiveRow, 'id'> & { id: LiveRow['id'] | null };
 
 /**
- * Writes a send's recipients from `source` (id, email, email_key, first_name, last_name,
- * company; one row per address) and their tracking rows in one statement: the rows just
- * written feed the tracking insert without being read back. The two sorts of 100,000 rows
- * stay in memory. Returns how many recipients were written.
+ * Writes a send's recipients from `source` (one row per address) and their tracking rows in
+ * one statement: the rows just written feed the tracking insert without being read back. The
+ * two sorts of 100,000 rows stay in memory. Returns how many recipients were written.
  */
 async function writeRecipients(
   client: pg.PoolClient,
-  source: string,
-  params: unknown[],
+  source: AliasableExpression<RecipientSource>,
   sendId: number,
   campaignId: number,
   testMode: boolean,
 ): Promise<number> {
   await client.query(`SET LOCAL work_mem = '64MB'`);
-  const n = params.length;
   // test_mode on the tracking rows: the reports count live mail only unless asked (an indexed
   // column beside campaign_id, so the live filter costs them nothing).
-  const res = await client.query(
-    `WITH r AS (
-       INSERT INTO "email_campaign_recipients"
-         ("send_id", "contact_id", "email", "email_key", "first_name", "last_name", "company", "tracking_id")
-       SELECT $${n + 1}, l."id", l."email", l."email_key", l."first_name", l."last_name", l."company", ${TRACKING_ID_SQL}
-       FROM (${source}) l ORDER BY l."id"
-       RETURNING "tracking_id", "contact_id", "email_key"
-     )
-     INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "email", "test_mode")
-     SELECT "tracking_id", $${n + 2}, "contact_id"::text, "email_key", $${n + 3} FROM r`,
-    [...params, sendId, String(campaignId), testMode],
+  return execute(
+    client,
+    db
+      .with('r', (qc) =>
+        qc
+          .insertInto('email_campaign_recipients')
+          .columns([
+            'send_id',
+            'contact_id',
+            'email',
+            'email_key',
+            'first_name',
+            'last_name',
+            'company',
+            'tracking_id',
+          ])
+          .expression(
+            qc
+              .selectFrom(source.as('l'))
+              .select((eb) => [
+                eb.val(sendId).as('send_id'),
+                'l.id',
+                'l.email',
+                'l.email_key',
+                'l.first_name',
+                'l.last_name',
+                'l.company',
+                TRACKING_ID.as('tracking_id'),
+              ])
+              .orderBy('l.id'),
+          )
+          .returning(['tracking_id', 'contact_id', 'email_key']),
+      )
+      .insertInto('email_tracking')
+      .columns(['tracking_id', 'campaign_id', 'contact_id', 'email', 'test_mode'])
+      .expression((eb) =>
+        eb
+          .selectFrom('r')
+          .select((s) => [
+            'r.tracking_id',
+            s.val(String(campaignId)).as('campaign_id'),
+            s.cast<string>('r.contact_id', 'text').as('contact_id'),
+            'r.email_key',
+            s.val(testMode).as('test_mode'),
+          ]),
+      ),
   );
-  return res.rowCount ?? 0;
 }

@@ -7,94 +7,81 @@ import {
   type CampaignInput,
   type CampaignProgress,
   type CampaignRecipient,
-  type CampaignStatus,
-  type TestSendSummary,
 } from '@parley/contracts';
 import { conflict, notFound } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { db, execute, firstRow, type Row, rows } from '../../shared/sql.ts';
 import { rate } from '../analytics/domain/analytics.ts';
-import { type CleanInput, subjectTip, validateInput } from './domain/campaign-input.ts';
+import { subjectTip, validateInput } from './domain/campaign-input.ts';
 
-/** email_campaigns and what the campaign card shows of its sends (SQL through the pool). */
+/** email_campaigns and what the campaign card shows of its sends (typed SQL through the pool). */
 
-interface CampaignRow {
-  id: number;
-  name: string;
-  subject: string;
-  from_name: string;
-  from_email: string;
-  html_content: string;
-  text_content: string | null;
-  status: CampaignStatus;
-  scheduled_at: Date | null;
-  sent_at: Date | null;
-  total_recipients: number;
-  sent_count: number;
-  delivered_count: number;
-  bounce_count: number;
-  unsubscribe_count: number;
-  target_address_books: string;
-  target_contacts: string;
-  tracking_id: string;
-  current_send_id: number | null;
-  created_at: Date;
-  updated_at: Date;
-  // tracking aggregates
-  opens: string | null;
-  clicks: string | null;
-  bounces: string | null;
-  unsubscribes: string | null;
-  // the current send
-  s_kind: 'send' | 'resend' | null;
-  s_status: string | null;
-  s_test_mode: boolean | null;
-  s_total: number | null;
-  s_original: number | null;
-  s_sent: number | null;
-  s_failed: number | null;
-  s_unknown: number | null;
-  s_started_at: Date | null;
-  s_finished_at: Date | null;
-  // the test-mode sends: how many, and the newest
-  test_sends: number;
-  ts_id: number | null;
-  ts_status: TestSendSummary['status'] | null;
-  ts_total: number | null;
-  ts_original: number | null;
-  ts_started_at: Date | null;
-  ts_finished_at: Date | null;
+export type LiveCounts = Record<'pending' | 'sending' | 'sent' | 'failed' | 'unknown' | 'rate', number>;
+
+/**
+ * A campaign with what its card shows: the columns, the live tracking aggregates, the current
+ * send, and the test-mode sends (how many, and the newest).
+ */
+function selectCampaigns() {
+  return db
+    .selectFrom('email_campaigns as c')
+    .leftJoin('email_campaign_sends as s', 's.id', 'c.current_send_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('email_tracking as tr')
+          .select((t) => [
+            t.fn.countAll<string>().filterWhere('tr.opened_at', 'is not', null).as('opens'),
+            t.fn.countAll<string>().filterWhere('tr.clicked_at', 'is not', null).as('clicks'),
+            t.fn.countAll<string>().filterWhere('tr.bounced_at', 'is not', null).as('bounces'),
+            t.fn.countAll<string>().filterWhere('tr.unsubscribed_at', 'is not', null).as('unsubscribes'),
+          ])
+          .where((t) => t('tr.campaign_id', '=', t.cast<string>('c.id', 'text')))
+          .where('tr.test_mode', '=', false)
+          .as('t'),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('email_campaign_sends as x')
+          .select((x) => [x.cast<number>(x.fn.countAll(), 'integer').as('n'), x.fn.max('x.id').as('last_id')])
+          .whereRef('x.campaign_id', '=', 'c.id')
+          .where((x) => x.ref('x.test_mode'))
+          .as('ts'),
+      (join) => join.onTrue(),
+    )
+    .leftJoin('email_campaign_sends as tl', 'tl.id', 'ts.last_id')
+    .selectAll('c')
+    .select((eb) => [
+      't.opens',
+      't.clicks',
+      't.bounces',
+      't.unsubscribes',
+      // the current send
+      eb.ref('s.kind').$castTo<CampaignProgress['kind']>().as('s_kind'),
+      's.status as s_status',
+      's.test_mode as s_test_mode',
+      's.total as s_total',
+      's.original_recipients as s_original',
+      's.sent_count as s_sent',
+      's.failed_count as s_failed',
+      's.unknown_count as s_unknown',
+      's.started_at as s_started_at',
+      's.finished_at as s_finished_at',
+      // the test-mode sends: how many, and the newest
+      'ts.n as test_sends',
+      'tl.id as ts_id',
+      'tl.status as ts_status',
+      'tl.total as ts_total',
+      'tl.original_recipients as ts_original',
+      'tl.started_at as ts_started_at',
+      'tl.finished_at as ts_finished_at',
+    ]);
 }
 
-export interface LiveCounts {
-  pending: number;
-  sending: number;
-  sent: number;
-  failed: number;
-  unknown: number;
-  rate: number;
-}
-
-const SELECT = `
-  SELECT c.*, t.opens, t.clicks, t.bounces, t.unsubscribes,
-         s."kind" AS s_kind, s."status"::text AS s_status, s."test_mode" AS s_test_mode, s."total" AS s_total,
-         s."original_recipients" AS s_original, s."sent_count" AS s_sent, s."failed_count" AS s_failed,
-         s."unknown_count" AS s_unknown, s."started_at" AS s_started_at, s."finished_at" AS s_finished_at,
-         ts.n AS test_sends, tl."id" AS ts_id, tl."status"::text AS ts_status, tl."total" AS ts_total,
-         tl."original_recipients" AS ts_original, tl."started_at" AS ts_started_at, tl."finished_at" AS ts_finished_at
-  FROM "email_campaigns" c
-  LEFT JOIN "email_campaign_sends" s ON s."id" = c."current_send_id"
-  LEFT JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE "opened_at" IS NOT NULL) AS opens,
-           count(*) FILTER (WHERE "clicked_at" IS NOT NULL) AS clicks,
-           count(*) FILTER (WHERE "bounced_at" IS NOT NULL) AS bounces,
-           count(*) FILTER (WHERE "unsubscribed_at" IS NOT NULL) AS unsubscribes
-    FROM "email_tracking" WHERE "campaign_id" = c."id"::text AND "test_mode" = false
-  ) t ON true
-  LEFT JOIN LATERAL (
-    SELECT count(*)::int AS n, max(x."id") AS last_id
-    FROM "email_campaign_sends" x WHERE x."campaign_id" = c."id" AND x."test_mode"
-  ) ts ON true
-  LEFT JOIN "email_campaign_sends" tl ON tl."id" = ts.last_id`;
+type CampaignRow = Row<ReturnType<typeof selectCampaigns>>;
 
 const parsedList = (text: string): number[] => {
   try {
@@ -175,17 +162,19 @@ function toCampaign(r: CampaignRow, live: LiveCounts | null, test: LiveCounts | 
   };
 }
 
-const COLUMNS: Record<keyof CleanInput, string> = {
-  name: 'name',
-  subject: 'subject',
-  fromName: 'from_name',
-  fromEmail: 'from_email',
-  htmlContent: 'html_content',
-  textContent: 'text_content',
-  scheduledAt: 'scheduled_at',
-  targetAddressBooks: 'target_address_books',
-  targetContacts: 'target_contacts',
-};
+/** What a duplicate copies, besides the name (cut to leave room for the copy suffix). */
+const COPIED = [
+  'subject',
+  'from_name',
+  'from_email',
+  'html_content',
+  'text_content',
+  'target_address_books',
+  'target_contacts',
+] as const;
+const COPY_NAME_MAX = CAMPAIGN_LIMITS.name - CAMPAIGN_COPY_SUFFIX.length;
+
+const TEN_SECONDS_AGO = sql<Date>`now() - interval '10 seconds'`;
 
 export const newCampaignTrackingId = () => `cmp_${randomBytes(12).toString('base64url')}`;
 
@@ -209,11 +198,13 @@ export async function readDraftContent(
   table: 'email_campaigns' | 'newsletters',
   id: number,
 ): Promise<DraftContent | null> {
-  const { rows } = await pool.query<{ name: string; html_content: string; text_content: string | null }>(
-    `SELECT "name", "html_content", "text_content" FROM "${table}" WHERE "id" = $1`,
-    [id],
+  const columns = ['name', 'html_content', 'text_content'] as const;
+  const r = await firstRow(
+    pool,
+    table === 'newsletters'
+      ? db.selectFrom('newsletters').select(columns).where('id', '=', id)
+      : db.selectFrom('email_campaigns').select(columns).where('id', '=', id),
   );
-  const r = rows[0];
   return r ? { name: r.name, html: r.html_content, text: r.text_content } : null;
 }
 
@@ -223,26 +214,30 @@ export class CampaignsRepository implements FixableDrafts {
   private async liveCounts(sendIds: number[]): Promise<Map<number, LiveCounts>> {
     const out = new Map<number, LiveCounts>();
     if (!sendIds.length) return out;
-    const { rows } = await this.pool.query<{
-      send_id: number;
-      pending: string;
-      sending: string;
-      sent: string;
-      failed: string;
-      unknown: string;
-      recent: string;
-    }>(
-      `SELECT "send_id",
-              count(*) FILTER (WHERE "status" = 'pending') AS pending,
-              count(*) FILTER (WHERE "status" = 'sending') AS sending,
-              count(*) FILTER (WHERE "status" = 'sent') AS sent,
-              count(*) FILTER (WHERE "status" = 'failed') AS failed,
-              count(*) FILTER (WHERE "status" = 'unknown') AS unknown,
-              count(*) FILTER (WHERE "status" = 'sent' AND "sent_at" > now() - interval '10 seconds') AS recent
-       FROM "email_campaign_recipients" WHERE "send_id" = ANY($1::int[]) GROUP BY "send_id"`,
-      [sendIds],
+    const found = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaign_recipients')
+        .select((eb) => {
+          const count = (status: CampaignRecipient['status']) =>
+            eb.fn.countAll<string>().filterWhere('status', '=', status);
+          return [
+            'send_id',
+            count('pending').as('pending'),
+            count('sending').as('sending'),
+            count('sent').as('sent'),
+            count('failed').as('failed'),
+            count('unknown').as('unknown'),
+            eb.fn
+              .countAll<string>()
+              .filterWhere((f) => f.and([f('status', '=', 'sent'), f('sent_at', '>', TEN_SECONDS_AGO)]))
+              .as('recent'),
+          ];
+        })
+        .where((eb) => eb('send_id', '=', eb.fn.any(eb.val(sendIds))))
+        .groupBy('send_id'),
     );
-    for (const r of rows)
+    for (const r of found)
       out.set(r.send_id, {
         pending: Number(r.pending),
         sending: Number(r.sending),
@@ -256,14 +251,14 @@ export class CampaignsRepository implements FixableDrafts {
     return out;
   }
 
-  private async hydrate(rows: CampaignRow[]): Promise<Campaign[]> {
-    const active = rows
+  private async hydrate(found: CampaignRow[]): Promise<Campaign[]> {
+    const active = found
       .filter((r) => r.current_send_id !== null && (r.s_status === 'sending' || r.s_status === 'paused'))
       .map((r) => r.current_send_id as number);
     // The newest test send's outcome, counted from its few recipients (the test addresses).
-    const tests = rows.map((r) => r.ts_id).filter((id): id is number => id !== null);
+    const tests = found.map((r) => r.ts_id).filter((id): id is number => id !== null);
     const live = await this.liveCounts([...active, ...tests]);
-    return rows.map((r) =>
+    return found.map((r) =>
       toCampaign(
         r,
         r.current_send_id !== null && active.includes(r.current_send_id)
@@ -276,26 +271,33 @@ export class CampaignsRepository implements FixableDrafts {
 
   /** The Campaigns tab: newsletters' companion campaigns are not on it. */
   async list(): Promise<Campaign[]> {
-    const { rows } = await this.pool.query<CampaignRow>(
-      `${SELECT} WHERE c."newsletter_id" IS NULL ORDER BY c."created_at" DESC, c."id" DESC`,
+    const found = await rows(
+      this.pool,
+      selectCampaigns()
+        .where('c.newsletter_id', 'is', null)
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc'),
     );
-    return this.hydrate(rows);
+    return this.hydrate(found);
   }
 
   /** A campaign of the Campaigns tab (a newsletter's companion is not one: null). */
   async get(id: number): Promise<Campaign | null> {
-    const { rows } = await this.pool.query<CampaignRow>(
-      `${SELECT} WHERE c."id" = $1 AND c."newsletter_id" IS NULL`,
-      [id],
+    const found = await rows(
+      this.pool,
+      selectCampaigns().where('c.id', '=', id).where('c.newsletter_id', 'is', null),
     );
-    return rows.length ? ((await this.hydrate(rows))[0] ?? null) : null;
+    return found.length ? ((await this.hydrate(found))[0] ?? null) : null;
   }
 
   /** Campaigns by id, newsletters' companions included (the newsletters read theirs here). */
   async byIds(ids: number[]): Promise<Map<number, Campaign>> {
     if (!ids.length) return new Map();
-    const { rows } = await this.pool.query<CampaignRow>(`${SELECT} WHERE c."id" = ANY($1::int[])`, [ids]);
-    return new Map((await this.hydrate(rows)).map((c) => [c.id, c]));
+    const found = await rows(
+      this.pool,
+      selectCampaigns().where((eb) => eb('c.id', '=', eb.fn.any(eb.val(ids)))),
+    );
+    return new Map((await this.hydrate(found)).map((c) => [c.id, c]));
   }
 
   async require(id: number): Promise<Campaign> {
@@ -306,42 +308,49 @@ export class CampaignsRepository implements FixableDrafts {
 
   async create(input: CampaignInput): Promise<Campaign> {
     const v = validateInput(input, true);
-    const { rows } = await this.pool.query<{ id: number }>(
-      `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "html_content", "text_content",
-         "scheduled_at", "target_address_books", "target_contacts", "tracking_id")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id"`,
-      [
-        v.name,
-        v.subject,
-        v.fromName,
-        v.fromEmail,
-        v.htmlContent ?? '',
-        v.textContent ?? null,
-        v.scheduledAt ?? null,
-        v.targetAddressBooks ?? '[]',
-        v.targetContacts ?? '[]',
-        newCampaignTrackingId(),
-      ],
+    const created = await firstRow(
+      this.pool,
+      db
+        .insertInto('email_campaigns')
+        .values({
+          name: v.name as string,
+          subject: v.subject as string,
+          from_name: v.fromName as string,
+          from_email: v.fromEmail as string,
+          html_content: v.htmlContent ?? '',
+          text_content: v.textContent ?? null,
+          scheduled_at: v.scheduledAt ?? null,
+          target_address_books: v.targetAddressBooks ?? '[]',
+          target_contacts: v.targetContacts ?? '[]',
+          tracking_id: newCampaignTrackingId(),
+        })
+        .returning('id'),
     );
-    return this.require(rows[0]?.id as number);
+    return this.require(created?.id as number);
   }
 
-  /** Drafts only (409 otherwise). */
+  /** Drafts only (409 otherwise). Sets the fields given (Kysely leaves undefined ones out of the SET). */
   async update(id: number, input: CampaignInput): Promise<Campaign> {
     const v = validateInput(input, false);
-    const sets: string[] = [];
-    const values: unknown[] = [id];
-    for (const [k, col] of Object.entries(COLUMNS) as Array<[keyof CleanInput, string]>) {
-      if (v[k] === undefined) continue;
-      values.push(v[k]);
-      sets.push(`"${col}" = $${values.length}`);
-    }
-    sets.push(`"updated_at" = now()`);
-    const { rowCount } = await this.pool.query(
-      `UPDATE "email_campaigns" SET ${sets.join(', ')} WHERE "id" = $1 AND "status" = 'draft' AND "newsletter_id" IS NULL`,
-      values,
+    const changed = await execute(
+      this.pool,
+      db
+        .updateTable('email_campaigns')
+        .set({
+          name: v.name,
+          subject: v.subject,
+          from_name: v.fromName,
+          from_email: v.fromEmail,
+          html_content: v.htmlContent,
+          text_content: v.textContent,
+          scheduled_at: v.scheduledAt,
+          target_address_books: v.targetAddressBooks,
+          target_contacts: v.targetContacts,
+          updated_at: sql`now()`,
+        })
+        .where((eb) => eb.and({ id, status: 'draft', newsletter_id: null })),
     );
-    if (!rowCount) {
+    if (!changed) {
       await this.require(id);
       throw conflict(`${CAMPAIGN_MESSAGES.notDraft}: this campaign is not a draft`);
     }
@@ -350,11 +359,11 @@ export class CampaignsRepository implements FixableDrafts {
 
   /** Drafts only (409 otherwise). */
   async delete(id: number): Promise<void> {
-    const { rowCount } = await this.pool.query(
-      `DELETE FROM "email_campaigns" WHERE "id" = $1 AND "status" = 'draft' AND "newsletter_id" IS NULL`,
-      [id],
+    const deleted = await execute(
+      this.pool,
+      db.deleteFrom('email_campaigns').where((eb) => eb.and({ id, status: 'draft', newsletter_id: null })),
     );
-    if (!rowCount) {
+    if (!deleted) {
       const c = await this.require(id);
       throw conflict(`Only draft campaigns can be deleted: this campaign is ${c.status}`);
     }
@@ -362,16 +371,28 @@ export class CampaignsRepository implements FixableDrafts {
 
   /** A new draft with the same content and targets, named with the copy suffix. */
   async duplicate(id: number): Promise<Campaign> {
-    const { rows } = await this.pool.query<{ id: number }>(
-      `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "html_content", "text_content",
-         "target_address_books", "target_contacts", "tracking_id")
-       SELECT left("name", ${CAMPAIGN_LIMITS.name - CAMPAIGN_COPY_SUFFIX.length}) || $2, "subject", "from_name", "from_email",
-              "html_content", "text_content", "target_address_books", "target_contacts", $3
-       FROM "email_campaigns" WHERE "id" = $1 AND "newsletter_id" IS NULL RETURNING "id"`,
-      [id, CAMPAIGN_COPY_SUFFIX, newCampaignTrackingId()],
+    const created = await firstRow(
+      this.pool,
+      db
+        .insertInto('email_campaigns')
+        .columns(['name', ...COPIED, 'tracking_id'])
+        .expression(
+          db
+            .selectFrom('email_campaigns')
+            .select((eb) => [
+              sql<string>`left(${eb.ref('name')}, ${sql.lit(COPY_NAME_MAX)}) || ${CAMPAIGN_COPY_SUFFIX}`.as(
+                'name',
+              ),
+              ...COPIED,
+              eb.val(newCampaignTrackingId()).as('tracking_id'),
+            ])
+            .where('id', '=', id)
+            .where('newsletter_id', 'is', null),
+        )
+        .returning('id'),
     );
-    if (!rows[0]) throw notFound('Campaign not found');
-    return this.require(rows[0].id);
+    if (!created) throw notFound('Campaign not found');
+    return this.require(created.id);
   }
 
   async recipients(
@@ -381,36 +402,36 @@ export class CampaignsRepository implements FixableDrafts {
     const c = await this.require(campaignId);
     const sendId = q.sendId ?? c.progress.sendId;
     if (sendId === null) return { sendId: null, items: [], total: 0 };
-    const own = await this.pool.query(
-      `SELECT 1 FROM "email_campaign_sends" WHERE "id" = $1 AND "campaign_id" = $2`,
-      [sendId, campaignId],
+    const own = await firstRow(
+      this.pool,
+      db
+        .selectFrom('email_campaign_sends')
+        .select('id')
+        .where('id', '=', sendId)
+        .where('campaign_id', '=', campaignId),
     );
-    if (!own.rowCount) throw notFound('Send not found');
-    const where = `"send_id" = $1 ${q.status ? `AND "status" = $2::"mail_status"` : ''}`;
-    const params: unknown[] = q.status ? [sendId, q.status] : [sendId];
-    const [{ rows }, count] = await Promise.all([
-      this.pool.query<{
-        email: string;
-        contact_id: string | null;
-        status: CampaignRecipient['status'];
-        attempts: number;
-        last_error: string | null;
-        tracking_id: string;
-        sent_at: Date | null;
-      }>(
-        `SELECT "email", "contact_id", "status", "attempts", "last_error", "tracking_id", "sent_at"
-         FROM "email_campaign_recipients" WHERE ${where} ORDER BY "id" LIMIT ${q.limit} OFFSET ${q.offset}`,
-        params,
-      ),
-      this.pool.query<{ n: string }>(
-        `SELECT count(*) AS n FROM "email_campaign_recipients" WHERE ${where}`,
-        params,
+    if (!own) throw notFound('Send not found');
+    const status = q.status as CampaignRecipient['status'] | undefined;
+    const ofSend = db
+      .selectFrom('email_campaign_recipients')
+      .where('send_id', '=', sendId)
+      .$if(Boolean(status), (qb) => qb.where('status', '=', status as CampaignRecipient['status']));
+    const page = ofSend
+      .select(['email', 'contact_id', 'status', 'attempts', 'last_error', 'tracking_id', 'sent_at'])
+      .orderBy('id')
+      .limit(q.limit)
+      .offset(q.offset);
+    const [items, count] = await Promise.all([
+      rows(this.pool, page),
+      firstRow(
+        this.pool,
+        ofSend.select((eb) => eb.fn.countAll<string>().as('n')),
       ),
     ]);
     return {
       sendId,
-      total: Number(count.rows[0]?.n ?? 0),
-      items: rows.map((r) => ({
+      total: Number(count?.n ?? 0),
+      items: items.map((r) => ({
         email: r.email,
         contactId: r.contact_id === null ? null : Number(r.contact_id),
         status: r.status,
@@ -425,10 +446,17 @@ export class CampaignsRepository implements FixableDrafts {
   // ── 'Fix HTML Issues' (draft campaigns; newsletters' companions are fixed as newsletters) ──
 
   async fixableDraftIds(): Promise<number[]> {
-    const { rows } = await this.pool.query<{ id: number }>(
-      `SELECT "id" FROM "email_campaigns" WHERE "status" = 'draft' AND "newsletter_id" IS NULL AND "html_content" <> '' ORDER BY "id"`,
+    const found = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaigns')
+        .select('id')
+        .where('status', '=', 'draft')
+        .where('newsletter_id', 'is', null)
+        .where('html_content', '<>', '')
+        .orderBy('id'),
     );
-    return rows.map((r) => r.id);
+    return found.map((r) => r.id);
   }
 
   draftContent(id: number): Promise<DraftContent | null> {
@@ -441,19 +469,28 @@ export class CampaignsRepository implements FixableDrafts {
     was: DraftContent,
     now: Omit<DraftContent, 'name'>,
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE "email_campaigns" SET "html_content" = $4, "text_content" = $5, "updated_at" = now()
-       WHERE "id" = $1 AND "status" = 'draft' AND "html_content" = $2 AND "text_content" IS NOT DISTINCT FROM $3`,
-      [id, was.html, was.text, now.html, now.text],
+    const changed = await execute(
+      this.pool,
+      db
+        .updateTable('email_campaigns')
+        .set({ html_content: now.html, text_content: now.text, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .where('status', '=', 'draft')
+        .where('html_content', '=', was.html)
+        .where('text_content', 'is not distinct from', was.text),
     );
-    return (rowCount ?? 0) > 0;
+    return changed > 0;
   }
 
   /** A draft again after its schedule was cancelled: no time left on it. */
   async clearSchedule(id: number): Promise<void> {
-    await this.pool.query(
-      `UPDATE "email_campaigns" SET "scheduled_at" = NULL, "updated_at" = now() WHERE "id" = $1 AND "status" = 'draft'`,
-      [id],
+    await execute(
+      this.pool,
+      db
+        .updateTable('email_campaigns')
+        .set({ scheduled_at: null, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .where('status', '=', 'draft'),
     );
   }
 }

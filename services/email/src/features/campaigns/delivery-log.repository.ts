@@ -1,8 +1,11 @@
 import type { Writable } from 'node:stream';
 import type { DeliveryLogEntry, DeliveryLogPage, DeliveryLogQuery, DeliveryLogSend } from '@parley/contracts';
 import { notFound } from '@parley/kit';
+import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type pg from 'pg';
+import type { DB, EmailCampaignRecipient, EmailTracking } from '../../generated/kysely/database.ts';
 import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
+import { db, firstRow, rows } from '../../shared/sql.ts';
 
 /**
  * A campaign's delivery log: each recipient of one send with its outcome (queued, sent,
@@ -14,20 +17,25 @@ import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
  * PostgreSQL's COPY (memory stays flat at any size).
  */
 
-/** The outcome a recipient row and its tracking row make (DELIVERY_STATUSES). */
-const STATUS_SQL = `CASE WHEN t."complained_at" IS NOT NULL THEN 'complained'
-  WHEN t."bounced_at" IS NOT NULL THEN 'bounced'
-  WHEN r."status" IN ('pending', 'sending') THEN 'queued'
-  ELSE r."status"::text END`;
+/** Conditions and columns on a send's recipient row (r) and its tracking row (t). */
+const rt = expressionBuilder<DB & { r: EmailCampaignRecipient; t: EmailTracking }, 'r' | 't'>();
 
-const NOT_BOUNCED = `t."bounced_at" IS NULL AND t."complained_at" IS NULL`;
-const STATUS_WHERE: Record<NonNullable<DeliveryLogQuery['status']>, string> = {
-  queued: `r."status" IN ('pending', 'sending') AND ${NOT_BOUNCED}`,
-  sent: `r."status" = 'sent' AND ${NOT_BOUNCED}`,
-  failed: `r."status" = 'failed' AND ${NOT_BOUNCED}`,
-  unknown: `r."status" = 'unknown' AND ${NOT_BOUNCED}`,
-  bounced: `t."bounced_at" IS NOT NULL AND t."complained_at" IS NULL`,
-  complained: `t."complained_at" IS NOT NULL`,
+type DeliveryStatus = DeliveryLogEntry['status'];
+
+/** The outcome a recipient row and its tracking row make (DELIVERY_STATUSES). */
+const STATUS = sql<DeliveryStatus>`CASE WHEN ${rt.ref('t.complained_at')} IS NOT NULL THEN 'complained'
+  WHEN ${rt.ref('t.bounced_at')} IS NOT NULL THEN 'bounced'
+  WHEN ${rt.ref('r.status')} IN ('pending', 'sending') THEN 'queued'
+  ELSE ${rt.ref('r.status')}::text END`;
+
+const NOT_BOUNCED = [rt('t.bounced_at', 'is', null), rt('t.complained_at', 'is', null)];
+const STATUS_WHERE: Record<NonNullable<DeliveryLogQuery['status']>, Expression<SqlBool>> = {
+  queued: rt.and([rt('r.status', 'in', ['pending', 'sending']), ...NOT_BOUNCED]),
+  sent: rt.and([rt('r.status', '=', 'sent'), ...NOT_BOUNCED]),
+  failed: rt.and([rt('r.status', '=', 'failed'), ...NOT_BOUNCED]),
+  unknown: rt.and([rt('r.status', '=', 'unknown'), ...NOT_BOUNCED]),
+  bounced: rt.and([rt('t.bounced_at', 'is not', null), rt('t.complained_at', 'is', null)]),
+  complained: rt('t.complained_at', 'is not', null),
 };
 
 const cursorOf = (emailKey: string) => Buffer.from(emailKey, 'utf8').toString('base64url');
@@ -47,53 +55,40 @@ const filtered = (q: DeliveryLogQuery) =>
       q.q?.trim(),
   );
 
-interface Filter {
-  sql: string;
-  values: unknown[];
-}
-
-/** The WHERE of a query over one send (`$1` is the send). */
-function filterOf(sendId: number, campaignId: number, q: DeliveryLogQuery): Filter {
-  const values: unknown[] = [sendId];
-  const where = [`r."send_id" = $1`];
+/** The conditions of a query over one send. */
+function filterOf(sendId: number, campaignId: number, q: DeliveryLogQuery): Array<Expression<SqlBool>> {
+  const where: Array<Expression<SqlBool>> = [rt('r.send_id', '=', sendId)];
   // Naming the campaign lets the rare outcomes come from the partial indexes of its tracking rows.
   let viaCampaign = false;
   if (q.status) {
     where.push(STATUS_WHERE[q.status]);
     viaCampaign ||= q.status === 'bounced' || q.status === 'complained';
   }
-  if (q.opened !== undefined) where.push(`t."opened_at" IS ${q.opened ? 'NOT ' : ''}NULL`);
-  if (q.clicked !== undefined) where.push(`t."clicked_at" IS ${q.clicked ? 'NOT ' : ''}NULL`);
+  const isNull = (yes: boolean) => (yes ? 'is not' : 'is');
+  if (q.opened !== undefined) where.push(rt('t.opened_at', isNull(q.opened), null));
+  if (q.clicked !== undefined) where.push(rt('t.clicked_at', isNull(q.clicked), null));
   if (q.unsubscribed !== undefined) {
-    where.push(`t."unsubscribed_at" IS ${q.unsubscribed ? 'NOT ' : ''}NULL`);
+    where.push(rt('t.unsubscribed_at', isNull(q.unsubscribed), null));
     viaCampaign ||= q.unsubscribed;
   }
-  if (viaCampaign) {
-    values.push(String(campaignId));
-    where.push(`t."campaign_id" = $${values.length}`);
-  }
-  if (q.q?.trim()) {
-    values.push(likePrefix(q.q));
-    where.push(`r."email_key" LIKE $${values.length}`);
-  }
-  return { sql: where.join(' AND '), values };
+  if (viaCampaign) where.push(rt('t.campaign_id', '=', String(campaignId)));
+  if (q.q?.trim()) where.push(rt('r.email_key', 'like', likePrefix(q.q)));
+  return where;
 }
 
-interface Row {
-  email: string;
-  email_key: string;
-  contact_id: string | null;
-  status: DeliveryLogEntry['status'];
-  attempts: number;
-  last_error: string | null;
-  sent_at: Date | null;
-  open_count: number;
-  proxy_open_count: number;
-  click_count: number;
-  opened_at: Date | null;
-  clicked_at: Date | null;
-  unsubscribed_at: Date | null;
-}
+/** A send's recipient rows (r) with their tracking rows (t) that meet `where`. */
+const recipientsWhere = (where: Array<Expression<SqlBool>>) =>
+  db
+    .selectFrom('email_campaign_recipients as r')
+    .innerJoin('email_tracking as t', 't.tracking_id', 'r.tracking_id')
+    .where(rt.and(where));
+
+/** The CSV cell of a time (UTC, to the second). */
+const csvTime = (col: Expression<Date | null>) =>
+  sql<string | null>`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
+/** A text cell a spreadsheet will not run as a formula (spreadsheetSafe writes SQL text: given the column's). */
+const csvSafe = (col: Expression<string | null>) =>
+  sql.raw<string | null>(spreadsheetSafe(sql`${col}`.compile(db).sql));
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -102,32 +97,35 @@ export class DeliveryLog {
 
   /** The campaign's sends, newest first; 404 when there is no such campaign. */
   private async sends(campaignId: number) {
-    const [campaign, sends] = await Promise.all([
-      this.pool.query<{ current_send_id: number | null; name: string; newsletter: boolean }>(
-        `SELECT c."current_send_id", coalesce(n."name", c."name") AS name, c."newsletter_id" IS NOT NULL AS newsletter
-         FROM "email_campaigns" c LEFT JOIN "newsletters" n ON n."id" = c."newsletter_id" WHERE c."id" = $1`,
-        [campaignId],
+    const [c, sends] = await Promise.all([
+      firstRow(
+        this.pool,
+        db
+          .selectFrom('email_campaigns as c')
+          .leftJoin('newsletters as n', 'n.id', 'c.newsletter_id')
+          .select((eb) => [
+            'c.current_send_id',
+            eb.fn.coalesce('n.name', 'c.name').as('name'),
+            eb('c.newsletter_id', 'is not', null).as('newsletter'),
+          ])
+          .where('c.id', '=', campaignId),
       ),
-      this.pool.query<{
-        id: number;
-        kind: 'send' | 'resend';
-        test_mode: boolean;
-        status: string;
-        started_at: Date | null;
-        total: number;
-      }>(
-        `SELECT "id", "kind", "test_mode", "status", "started_at", "total" FROM "email_campaign_sends"
-         WHERE "campaign_id" = $1 ORDER BY "id" DESC`,
-        [campaignId],
+      rows(
+        this.pool,
+        db
+          .selectFrom('email_campaign_sends')
+          .select(['id', 'kind', 'test_mode', 'status', 'started_at', 'total'])
+          .where('campaign_id', '=', campaignId)
+          .orderBy('id', 'desc')
+          .$narrowType<{ kind: DeliveryLogSend['kind'] }>(),
       ),
     ]);
-    const c = campaign.rows[0];
     if (!c) throw notFound('Campaign not found');
     return {
       current: c.current_send_id,
       name: c.name,
       kind: c.newsletter ? ('newsletter' as const) : ('campaign' as const),
-      sends: sends.rows.map(
+      sends: sends.map(
         (s): DeliveryLogSend => ({
           id: s.id,
           kind: s.kind,
@@ -154,32 +152,40 @@ export class DeliveryLog {
     const head = { campaignId, name, kind, sends };
     if (!send) return { ...head, send: null, counts: null, items: [], nextCursor: null };
     const limit = q.limit ?? 50;
-    const f = filterOf(send.id, campaignId, q);
-    const values = [...f.values];
-    let where = f.sql;
-    if (q.after) {
-      values.push(keyOf(q.after));
-      where += ` AND r."email_key" > $${values.length}`;
-    }
+    const where = filterOf(send.id, campaignId, q);
+    if (q.after) where.push(rt('r.email_key', '>', keyOf(q.after)));
     const [page, counts] = await Promise.all([
-      this.pool.query<Row>(
-        `SELECT r."email", r."email_key", r."contact_id", ${STATUS_SQL} AS status, r."attempts", r."last_error",
-                r."sent_at", t."open_count", t."proxy_open_count", t."click_count", t."opened_at", t."clicked_at",
-                t."unsubscribed_at"
-         FROM "email_campaign_recipients" r JOIN "email_tracking" t ON t."tracking_id" = r."tracking_id"
-         WHERE ${where} ORDER BY r."email_key" LIMIT ${limit + 1}`,
-        values,
+      rows(
+        this.pool,
+        recipientsWhere(where)
+          .select([
+            'r.email',
+            'r.email_key',
+            'r.contact_id',
+            STATUS.as('status'),
+            'r.attempts',
+            'r.last_error',
+            'r.sent_at',
+            't.open_count',
+            't.proxy_open_count',
+            't.click_count',
+            't.opened_at',
+            't.clicked_at',
+            't.unsubscribed_at',
+          ])
+          .orderBy('r.email_key')
+          .limit(limit + 1),
       ),
       // The send's figures once, with its unfiltered first page (the screen keeps them while filtering).
       q.after || filtered(q) ? null : this.counts(send, campaignId, sends),
     ]);
-    const rows = page.rows.slice(0, limit);
-    const last = rows.at(-1);
+    const items = page.slice(0, limit);
+    const last = items.at(-1);
     return {
       ...head,
       send,
       counts,
-      items: rows.map((r) => ({
+      items: items.map((r) => ({
         email: r.email,
         contactId: r.contact_id === null ? null : Number(r.contact_id),
         status: r.status,
@@ -193,7 +199,7 @@ export class DeliveryLog {
         clickedAt: iso(r.clicked_at),
         unsubscribedAt: iso(r.unsubscribed_at),
       })),
-      nextCursor: page.rows.length > limit && last ? cursorOf(last.email_key) : null,
+      nextCursor: page.length > limit && last ? cursorOf(last.email_key) : null,
     };
   }
 
@@ -214,51 +220,71 @@ export class DeliveryLog {
     const finished = send.status === 'done' || send.status === 'cancelled';
     const shared = sends.some((s) => s.id !== send.id && s.testMode === send.testMode);
     const [outcomes, rare, engaged] = await Promise.all([
-      finished
-        ? this.pool.query<{ status: string; n: number }>(
-            `SELECT x.status, x.n FROM "email_campaign_sends" s, LATERAL (VALUES ('sent', s."sent_count"),
-               ('failed', s."failed_count"), ('unknown', s."unknown_count"),
-               ('pending', s."total" - s."sent_count" - s."failed_count" - s."unknown_count")) AS x(status, n)
-             WHERE s."id" = $1`,
-            [send.id],
+      finished ? this.keptOutcomes(send.id) : this.countedOutcomes(send.id),
+      rows(
+        this.pool,
+        db
+          .selectFrom('email_tracking as t')
+          .innerJoin('email_campaign_recipients as r', 'r.tracking_id', 't.tracking_id')
+          .select((eb) => [
+            'r.status',
+            eb
+              .cast<number>(eb.fn.countAll().filterWhere('t.complained_at', 'is not', null), 'integer')
+              .as('complained'),
+            eb
+              .cast<number>(
+                eb.fn
+                  .countAll()
+                  .filterWhere(
+                    eb.and([eb('t.complained_at', 'is', null), eb('t.bounced_at', 'is not', null)]),
+                  ),
+                'integer',
+              )
+              .as('bounced'),
+            eb
+              .cast<number>(eb.fn.countAll().filterWhere('t.unsubscribed_at', 'is not', null), 'integer')
+              .as('unsubscribed'),
+          ])
+          .where('t.campaign_id', '=', String(campaignId))
+          .where('r.send_id', '=', send.id)
+          .where((eb) =>
+            eb.or([
+              eb('t.bounced_at', 'is not', null),
+              eb('t.complained_at', 'is not', null),
+              eb('t.unsubscribed_at', 'is not', null),
+            ]),
           )
-        : this.pool.query<{ status: string; n: number }>(
-            `SELECT "status"::text AS status, count(*)::int AS n FROM "email_campaign_recipients"
-             WHERE "send_id" = $1 GROUP BY "status"`,
-            [send.id],
-          ),
-      this.pool.query<{ status: string; bounced: number; complained: number; unsubscribed: number }>(
-        `SELECT r."status"::text AS status,
-                count(*) FILTER (WHERE t."complained_at" IS NOT NULL)::int AS complained,
-                count(*) FILTER (WHERE t."complained_at" IS NULL AND t."bounced_at" IS NOT NULL)::int AS bounced,
-                count(*) FILTER (WHERE t."unsubscribed_at" IS NOT NULL)::int AS unsubscribed
-         FROM "email_tracking" t JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"
-         WHERE t."campaign_id" = $1 AND r."send_id" = $2
-           AND (t."bounced_at" IS NOT NULL OR t."complained_at" IS NOT NULL OR t."unsubscribed_at" IS NOT NULL)
-         GROUP BY r."status"`,
-        [String(campaignId), send.id],
+          .groupBy('r.status'),
       ),
-      this.pool.query<{ opened: number; clicked: number }>(
-        `SELECT count(t."opened_at")::int AS opened, count(t."clicked_at")::int AS clicked
-         FROM "email_tracking" t
-         WHERE t."campaign_id" = $1 AND t."test_mode" = $2 ${
-           shared
-             ? `AND t."tracking_id" IN (SELECT "tracking_id" FROM "email_campaign_recipients" WHERE "send_id" = $3)`
-             : ''
-         }`,
-        shared ? [String(campaignId), send.testMode, send.id] : [String(campaignId), send.testMode],
+      firstRow(
+        this.pool,
+        db
+          .selectFrom('email_tracking as t')
+          .select((eb) => [
+            eb.cast<number>(eb.fn.count('t.opened_at'), 'integer').as('opened'),
+            eb.cast<number>(eb.fn.count('t.clicked_at'), 'integer').as('clicked'),
+          ])
+          .where('t.campaign_id', '=', String(campaignId))
+          .where('t.test_mode', '=', send.testMode)
+          .$if(shared, (qb) =>
+            qb.where(
+              't.tracking_id',
+              'in',
+              db.selectFrom('email_campaign_recipients').select('tracking_id').where('send_id', '=', send.id),
+            ),
+          ),
       ),
     ]);
     const by = new Map<string, number>();
-    for (const o of outcomes.rows) {
+    for (const o of outcomes) {
       const key = o.status === 'pending' || o.status === 'sending' ? 'queued' : o.status;
       by.set(key, (by.get(key) ?? 0) + o.n);
     }
     let bounced = 0;
     let complained = 0;
     let unsubscribed = 0;
-    for (const r of rare.rows) {
-      // A bounce or complaint overrides the row's own outcome (STATUS_SQL).
+    for (const r of rare) {
+      // A bounce or complaint overrides the row's own outcome (STATUS).
       const key = r.status === 'pending' || r.status === 'sending' ? 'queued' : r.status;
       by.set(key, (by.get(key) ?? 0) - r.bounced - r.complained);
       bounced += r.bounced;
@@ -274,10 +300,40 @@ export class DeliveryLog {
       unknown: n('unknown'),
       bounced,
       complained,
-      opened: engaged.rows[0]?.opened ?? 0,
-      clicked: engaged.rows[0]?.clicked ?? 0,
+      opened: engaged?.opened ?? 0,
+      clicked: engaged?.clicked ?? 0,
       unsubscribed,
     };
+  }
+
+  /** A finished send's outcomes as it keeps them (none when there is no such send). */
+  private async keptOutcomes(sendId: number): Promise<Array<{ status: string; n: number }>> {
+    const s = await firstRow(
+      this.pool,
+      db
+        .selectFrom('email_campaign_sends')
+        .select(['sent_count', 'failed_count', 'unknown_count', 'total'])
+        .where('id', '=', sendId),
+    );
+    if (!s) return [];
+    return [
+      { status: 'sent', n: s.sent_count },
+      { status: 'failed', n: s.failed_count },
+      { status: 'unknown', n: s.unknown_count },
+      { status: 'pending', n: s.total - s.sent_count - s.failed_count - s.unknown_count },
+    ];
+  }
+
+  /** A sending send's outcomes, counted on its (send_id, status, …) index. */
+  private async countedOutcomes(sendId: number): Promise<Array<{ status: string; n: number }>> {
+    return rows(
+      this.pool,
+      db
+        .selectFrom('email_campaign_recipients')
+        .select((eb) => ['status', eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+        .where('send_id', '=', sendId)
+        .groupBy('status'),
+    );
   }
 
   /** The send the export is of (for its file name), before the stream starts. */
@@ -292,20 +348,29 @@ export class DeliveryLog {
    * (starting with = + - @ tab or CR) prefixed with an apostrophe (as the contact export).
    */
   async exportCsv(campaignId: number, sendId: number, q: DeliveryLogQuery, out: Writable): Promise<void> {
-    const f = filterOf(sendId, campaignId, q);
-    const safe = spreadsheetSafe;
-    const at = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
+    const query = recipientsWhere(filterOf(sendId, campaignId, q))
+      .select((eb) => [
+        csvSafe(eb.ref('r.email')).as('Email'),
+        STATUS.as('Status'),
+        csvTime(eb.ref('r.sent_at')).as('Sent (UTC)'),
+        'r.attempts as Attempts',
+        't.open_count as Opens',
+        eb.ref('t.proxy_open_count').as('Proxy opens'),
+        't.click_count as Clicks',
+        csvTime(eb.ref('t.opened_at')).as('First opened (UTC)'),
+        csvTime(eb.ref('t.clicked_at')).as('First clicked (UTC)'),
+        csvTime(eb.ref('t.unsubscribed_at')).as('Unsubscribed (UTC)'),
+        csvSafe(eb.ref('r.last_error')).as('Error'),
+      ])
+      .orderBy('r.email_key')
+      .compile();
+    // COPY takes no parameters: the statement's are written in as literals (csv-export.ts).
     await copyCsv(
       this.pool,
-      (client) => `
-          SELECT ${safe('r."email"')} AS "Email", ${STATUS_SQL} AS "Status", ${at('r."sent_at"')} AS "Sent (UTC)",
-                 r."attempts" AS "Attempts", t."open_count" AS "Opens", t."proxy_open_count" AS "Proxy opens",
-                 t."click_count" AS "Clicks", ${at('t."opened_at"')} AS "First opened (UTC)",
-                 ${at('t."clicked_at"')} AS "First clicked (UTC)", ${at('t."unsubscribed_at"')} AS "Unsubscribed (UTC)",
-                 ${safe('r."last_error"')} AS "Error"
-          FROM "email_campaign_recipients" r JOIN "email_tracking" t ON t."tracking_id" = r."tracking_id"
-          WHERE ${f.sql.replace(/\$(\d+)/g, (_, n: string) => client.escapeLiteral(String(f.values[Number(n) - 1])))}
-          ORDER BY r."email_key"`,
+      (client) =>
+        query.sql.replace(/\$(\d+)/g, (_, n: string) =>
+          client.escapeLiteral(String(query.parameters[Number(n) - 1])),
+        ),
       out,
     );
   }

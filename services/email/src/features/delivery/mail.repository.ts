@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type pg from 'pg';
 import type { EmailDb } from '../../db.ts';
+import { db, execute, firstRow, rows } from '../../shared/sql.ts';
 
 /**
  * The record of every message sent (mail_messages and their tracking rows): recording the
@@ -56,11 +58,15 @@ export class MailRepository {
 
   /** Whether consumer `durable` has applied event `eventId` already (its inbox row). */
   async handled(durable: string, eventId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      'SELECT 1 FROM "inbox_events" WHERE "consumer" = $1 AND "event_id" = $2::uuid',
-      [durable, eventId],
+    const found = await execute(
+      this.pool,
+      db
+        .selectFrom('inbox_events')
+        .select((eb) => eb.lit(1).as('one'))
+        .where('consumer', '=', durable)
+        .where('event_id', '=', eventId),
     );
-    return (rowCount ?? 0) > 0;
+    return found > 0;
   }
 
   /**
@@ -108,36 +114,59 @@ export class MailRepository {
 
   /** Messages of an event still to send; interrupted sends become `unknown` (never resent). */
   async pendingOfEvent(eventId: string): Promise<string[]> {
-    await this.pool.query(
-      `UPDATE "mail_messages" SET "status" = 'unknown', "updated_at" = now(),
-         "last_error" = 'the service stopped while sending; not resent (at most once)'
-       WHERE "event_id" = $1 AND "status" = 'sending' AND "sending_at" < now() - $2 * interval '1 millisecond'`,
-      [eventId, SENDING_STALE_MS],
+    await execute(
+      this.pool,
+      db
+        .updateTable('mail_messages')
+        .set({
+          status: 'unknown',
+          updated_at: sql`now()`,
+          last_error: 'the service stopped while sending; not resent (at most once)',
+        })
+        .where('event_id', '=', eventId)
+        .where('status', '=', 'sending')
+        .where('sending_at', '<', sql<Date>`now() - ${SENDING_STALE_MS} * interval '1 millisecond'`),
     );
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT "id" FROM "mail_messages" WHERE "event_id" = $1 AND "status" = 'pending' ORDER BY "created_at", "id"`,
-      [eventId],
+    const pending = await rows(
+      this.pool,
+      db
+        .selectFrom('mail_messages')
+        .select('id')
+        .where('event_id', '=', eventId)
+        .where('status', '=', 'pending')
+        .orderBy('created_at')
+        .orderBy('id'),
     );
-    return rows.map((r) => r.id);
+    return pending.map((r) => r.id);
   }
 
   /** Claims a pending message for one sender (two deliveries never send the same message). */
   async claim(id: string): Promise<ClaimedMail | null> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      from_address: string;
-      to_address: string;
-      raw: Buffer;
-      attempts: number;
-      tracking_id: string | null;
-    }>(
-      `UPDATE "mail_messages" m SET "status" = 'sending', "sending_at" = now(), "attempts" = m."attempts" + 1, "updated_at" = now()
-        WHERE m."id" = $1 AND m."status" = 'pending'
-        RETURNING m."id", m."from_address", m."to_address", m."raw", m."attempts",
-          (SELECT t."tracking_id" FROM "email_tracking" t WHERE t."mail_message_id" = m."id") AS "tracking_id"`,
-      [id],
+    const r = await firstRow(
+      this.pool,
+      db
+        .updateTable('mail_messages as m')
+        .set((eb) => ({
+          status: 'sending',
+          sending_at: sql`now()`,
+          attempts: eb('m.attempts', '+', 1),
+          updated_at: sql`now()`,
+        }))
+        .where('m.id', '=', id)
+        .where('m.status', '=', 'pending')
+        .returning((eb) => [
+          'm.id',
+          'm.from_address',
+          'm.to_address',
+          'm.raw',
+          'm.attempts',
+          eb
+            .selectFrom('email_tracking as t')
+            .select('t.tracking_id')
+            .whereRef('t.mail_message_id', '=', 'm.id')
+            .as('tracking_id'),
+        ]),
     );
-    const r = rows[0];
     return r
       ? {
           id: r.id,
@@ -151,28 +180,55 @@ export class MailRepository {
   }
 
   async markSent(id: string, transport: string, providerMessageId: string | null): Promise<void> {
-    await this.pool.query(
-      `WITH m AS (
-         UPDATE "mail_messages" SET "status" = 'sent', "sent_at" = now(), "updated_at" = now(), "transport" = $2,
-           "provider_message_id" = $3, "last_error" = NULL,
-           "html" = CASE WHEN "kind" = ANY($4::text[]) THEN NULL ELSE "html" END,
-           "text" = CASE WHEN "kind" = ANY($4::text[]) THEN $5 ELSE "text" END,
-           "raw" = CASE WHEN "kind" = ANY($4::text[])
-             THEN substring("raw" FROM 1 FOR position('\\x0d0a0d0a'::bytea IN "raw") + 3) || convert_to($5, 'UTF8')
-             ELSE "raw" END
-         WHERE "id" = $1 RETURNING "id")
-       UPDATE "email_tracking" SET "sent_at" = now(), "updated_at" = now(),
-         "status" = CASE WHEN "status" = 'pending' THEN 'sent' ELSE "status" END
-       WHERE "mail_message_id" IN (SELECT "id" FROM m)`,
-      [id, transport, providerMessageId, SECRET_KINDS, REMOVED_NOTE],
+    await execute(
+      this.pool,
+      db
+        .with('m', (qb) =>
+          qb
+            .updateTable('mail_messages')
+            .set((eb) => {
+              // A kind with a one-time secret keeps its headers only (SECRET_KINDS).
+              const secret = eb('kind', '=', eb.fn.any(eb.val(SECRET_KINDS)));
+              return {
+                status: 'sent',
+                sent_at: sql`now()`,
+                updated_at: sql`now()`,
+                transport,
+                provider_message_id: providerMessageId,
+                last_error: null,
+                html: eb.case().when(secret).then(null).else(eb.ref('html')).end(),
+                text: eb.case().when(secret).then(REMOVED_NOTE).else(eb.ref('text')).end(),
+                raw: eb
+                  .case()
+                  .when(secret)
+                  .then(
+                    sql<Buffer>`substring(${eb.ref('raw')} FROM 1 FOR position('\\x0d0a0d0a'::bytea IN ${eb.ref('raw')}) + 3) || convert_to(${REMOVED_NOTE}, 'UTF8')`,
+                  )
+                  .else(eb.ref('raw'))
+                  .end(),
+              };
+            })
+            .where('id', '=', id)
+            .returning('id'),
+        )
+        .updateTable('email_tracking')
+        .set((eb) => ({
+          sent_at: sql`now()`,
+          updated_at: sql`now()`,
+          status: eb.case().when('status', '=', 'pending').then('sent').else(eb.ref('status')).end(),
+        }))
+        .where('mail_message_id', 'in', (eb) => eb.selectFrom('m').select('m.id')),
     );
   }
 
   /** A temporary failure: back to pending, to be retried by the next delivery. */
   async markDeferred(id: string, transport: string, error: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE "mail_messages" SET "status" = 'pending', "transport" = $2, "last_error" = $3, "updated_at" = now() WHERE "id" = $1`,
-      [id, transport, error],
+    await execute(
+      this.pool,
+      db
+        .updateTable('mail_messages')
+        .set({ status: 'pending', transport, last_error: error, updated_at: sql`now()` })
+        .where('id', '=', id),
     );
   }
 
@@ -183,13 +239,19 @@ export class MailRepository {
     error: string,
     trackingStatus: 'bounced' | 'failed',
   ): Promise<void> {
-    await this.pool.query(
-      `WITH m AS (
-         UPDATE "mail_messages" SET "status" = 'failed', "transport" = $2, "last_error" = $3, "updated_at" = now()
-         WHERE "id" = $1 RETURNING "id")
-       UPDATE "email_tracking" SET "status" = $4, "error_message" = $3, "updated_at" = now()
-       WHERE "mail_message_id" IN (SELECT "id" FROM m)`,
-      [id, transport, error, trackingStatus],
+    await execute(
+      this.pool,
+      db
+        .with('m', (qb) =>
+          qb
+            .updateTable('mail_messages')
+            .set({ status: 'failed', transport, last_error: error, updated_at: sql`now()` })
+            .where('id', '=', id)
+            .returning('id'),
+        )
+        .updateTable('email_tracking')
+        .set({ status: trackingStatus, error_message: error, updated_at: sql`now()` })
+        .where('mail_message_id', 'in', (eb) => eb.selectFrom('m').select('m.id')),
     );
   }
 
@@ -201,14 +263,23 @@ export class MailRepository {
   async prune(days: number, batch: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const { rowCount } = await this.pool.query(
-        `DELETE FROM "mail_messages" WHERE "id" IN (
-           SELECT "id" FROM "mail_messages" WHERE "created_at" < now() - $1 * interval '1 day'
-           ORDER BY "created_at" LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-        [days, batch],
+      const deleted = await execute(
+        this.pool,
+        db
+          .deleteFrom('mail_messages')
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('mail_messages')
+              .select('id')
+              .where('created_at', '<', sql<Date>`now() - ${days} * interval '1 day'`)
+              .orderBy('created_at')
+              .limit(batch)
+              .forUpdate()
+              .skipLocked(),
+          ),
       );
-      total += rowCount ?? 0;
-      if ((rowCount ?? 0) < batch) return total;
+      total += deleted;
+      if (deleted < batch) return total;
     }
   }
 
@@ -216,17 +287,22 @@ export class MailRepository {
   async trackingOfProviderId(
     providerMessageId: string,
   ): Promise<{ trackingId: string; email: string } | null> {
-    const { rows } = await this.pool.query<{ tracking_id: string; email: string }>(
-      `SELECT t."tracking_id", t."email" FROM "mail_messages" m
-         JOIN "email_tracking" t ON t."mail_message_id" = m."id"
-        WHERE m."provider_message_id" = $1
-       UNION ALL
-       SELECT t."tracking_id", t."email" FROM "email_campaign_recipients" r
-         JOIN "email_tracking" t ON t."tracking_id" = r."tracking_id"
-        WHERE r."provider_message_id" = $1
-       LIMIT 1`,
-      [providerMessageId],
+    const r = await firstRow(
+      this.pool,
+      db
+        .selectFrom('mail_messages as m')
+        .innerJoin('email_tracking as t', 't.mail_message_id', 'm.id')
+        .select(['t.tracking_id', 't.email'])
+        .where('m.provider_message_id', '=', providerMessageId)
+        .unionAll(
+          db
+            .selectFrom('email_campaign_recipients as r')
+            .innerJoin('email_tracking as t', 't.tracking_id', 'r.tracking_id')
+            .select(['t.tracking_id', 't.email'])
+            .where('r.provider_message_id', '=', providerMessageId),
+        )
+        .limit(1),
     );
-    return rows[0] ? { trackingId: rows[0].tracking_id, email: rows[0].email } : null;
+    return r ? { trackingId: r.tracking_id, email: r.email } : null;
   }
 }

@@ -1,6 +1,14 @@
 import { SENT_MAIL_COUNT_CAP, type SentMailSummary } from '@parley/contracts';
+import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type pg from 'pg';
 import type { EmailDb } from '../../db.ts';
+import type {
+  DB,
+  EmailCampaign,
+  EmailCampaignRecipient,
+  EmailCampaignSend,
+} from '../../generated/kysely/database.ts';
+import { db, firstRow, type Row, rows } from '../../shared/sql.ts';
 
 /**
  * Sent mail's reads: the page of every message sent (the stored messages of mail_messages and,
@@ -67,52 +75,84 @@ function parseCursor(cursor: string): Cursor | null {
 const likePrefix = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const likeAnywhere = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-interface SummaryRow {
-  src: 'm' | 'r';
-  key: string;
-  id: string;
-  message_id: string;
-  kind: string;
-  from_address: string;
-  to_address: string;
-  subject: string;
-  status: SentMailSummary['status'];
-  transport: string | null;
-  has_calendar: boolean;
-  marketing: boolean;
-  size_bytes: number;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-  campaign_id: string | null;
-  test_mode: boolean;
-  send_id: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
+/** Sent mail's columns of a stored message (transactional mail, earlier local-mailbox copies). */
+function selectMessages() {
+  return db
+    .selectFrom('mail_messages')
+    .select((eb) => [
+      sql<'m' | 'r'>`'m'`.as('src'),
+      sql<string>`${eb.ref('id')}::text`.as('key'),
+      sql<string>`${eb.ref('id')}::text`.as('id'),
+      'message_id',
+      'kind',
+      'from_address',
+      'to_address',
+      'subject',
+      sql<SentMailSummary['status']>`${eb.ref('status')}::text`.as('status'),
+      'transport',
+      'has_calendar',
+      'marketing',
+      'size_bytes',
+      'last_error',
+      'created_at',
+      'sent_at',
+      'campaign_id',
+      'test_mode',
+      sql<number | null>`NULL::int`.as('send_id'),
+      sql<string | null>`NULL::text`.as('first_name'),
+      sql<string | null>`NULL::text`.as('last_name'),
+      sql<string | null>`NULL::text`.as('company'),
+    ]);
 }
 
-/** Sent mail's columns of a stored message (transactional mail, earlier local-mailbox copies). */
-const MESSAGE_COLUMNS = `'m' AS src, "id"::text AS key, "id"::text AS id, "message_id", "kind", "from_address",
-  "to_address", "subject", "status"::text AS status, "transport", "has_calendar", "marketing", "size_bytes",
-  "last_error", "created_at", "sent_at", "campaign_id", "test_mode", NULL::int AS send_id, NULL::text AS first_name,
-  NULL::text AS last_name, NULL::text AS company`;
+type SummaryRow = Row<ReturnType<typeof selectMessages>>;
+
+/** Conditions on mail_messages (unqualified, as the statements name its columns). */
+const mm = expressionBuilder<DB, 'mail_messages'>();
+/** Conditions and columns on a campaign mail's recipient row (r), its send (s) and campaign (c). */
+const rsc = expressionBuilder<
+  DB & { r: EmailCampaignRecipient; s: EmailCampaignSend; c: EmailCampaign },
+  'r' | 's' | 'c'
+>();
 
 /**
  * Sent mail's columns of a campaign mail's recipient row (r) of its send (s, campaign c): its
  * time is when it was composed (the claim), its id the tracking id (key: the row's id, as long as any, so
  * that keys sort as text), its
- * subject as written until the route personalises it.
+ * subject as written until the route personalises it. In the order of selectMessages (a UNION ALL).
  */
-const RECIPIENT_COLUMNS = `'r' AS src, lpad(r."id"::text, 19, '0') AS key, r."tracking_id" AS id, r."tracking_id" AS message_id,
-  CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END AS kind,
-  coalesce(s."from_email", c."from_email") AS from_address, r."email" AS to_address,
-  coalesce(s."subject", c."subject") AS subject, r."status"::text AS status, r."transport", false AS has_calendar,
-  true AS marketing, 0 AS size_bytes, r."last_error", r."sending_at" AS created_at, r."sent_at",
-  s."campaign_id"::text AS campaign_id, s."test_mode", s."id" AS send_id, r."first_name", r."last_name", r."company"`;
+const RECIPIENT_COLUMNS = [
+  sql<'m' | 'r'>`'r'`.as('src'),
+  sql<string>`lpad(${rsc.ref('r.id')}::text, 19, '0')`.as('key'),
+  rsc.ref('r.tracking_id').as('id'),
+  rsc.ref('r.tracking_id').as('message_id'),
+  sql<string>`CASE WHEN ${rsc.ref('c.newsletter_id')} IS NULL THEN 'campaign' ELSE 'newsletter' END`.as(
+    'kind',
+  ),
+  rsc.fn.coalesce('s.from_email', 'c.from_email').as('from_address'),
+  rsc.ref('r.email').as('to_address'),
+  rsc.fn.coalesce('s.subject', 'c.subject').as('subject'),
+  sql<SentMailSummary['status']>`${rsc.ref('r.status')}::text`.as('status'),
+  rsc.ref('r.transport').as('transport'),
+  rsc.lit(false).as('has_calendar'),
+  rsc.lit(true).as('marketing'),
+  rsc.lit(0).as('size_bytes'),
+  rsc.ref('r.last_error').as('last_error'),
+  rsc.ref('r.sending_at').$notNull().as('created_at'),
+  rsc.ref('r.sent_at').as('sent_at'),
+  sql<string | null>`${rsc.ref('s.campaign_id')}::text`.as('campaign_id'),
+  rsc.ref('s.test_mode').as('test_mode'),
+  rsc.ref('s.id').as('send_id'),
+  rsc.ref('r.first_name').as('first_name'),
+  rsc.ref('r.last_name').as('last_name'),
+  rsc.ref('r.company').as('company'),
+] as const;
 
 /** The outcomes of a campaign mail the transport had (or may have had): what Sent mail lists. */
 const LISTED_STATUSES = ['sent', 'failed', 'unknown'] as const;
+
+/** `days` before now (the retention rule). */
+const daysAgo = (days: number) => sql<Date>`now() - ${days}::int * interval '1 day'`;
 
 export interface MailSummary extends SentMailSummary {
   /** A campaign mail: what the route composes it again from. */
@@ -176,105 +216,151 @@ export class SentMailRepository {
     totalExact: boolean;
     nextCursor: string | null;
   }> {
-    const values: unknown[] = [];
-    const param = (value: unknown) => {
-      values.push(value);
-      return `$${values.length}`;
-    };
     const cursor = opts.before ? parseCursor(opts.before) : null;
     const offset = cursor ? 0 : opts.offset;
     const take = opts.limit + 1 + offset;
 
     // Stored messages.
-    const m: string[] = [];
-    if (opts.to) m.push(`lower("to_address") LIKE ${param(likePrefix(opts.to))}`);
-    if (opts.campaignId !== undefined) m.push(`"campaign_id" = ${param(String(opts.campaignId))}`);
-    if (opts.kind) m.push(`"kind" = ${param(opts.kind)}`);
+    const m: Array<Expression<SqlBool>> = [];
+    if (opts.to) m.push(mm(mm.fn<string>('lower', ['to_address']), 'like', likePrefix(opts.to)));
+    if (opts.campaignId !== undefined) m.push(mm('campaign_id', '=', String(opts.campaignId)));
+    if (opts.kind) m.push(mm('kind', '=', opts.kind));
     if (opts.q) {
-      const q = param(likeAnywhere(opts.q));
-      m.push(`("to_address" ILIKE ${q} OR "subject" ILIKE ${q})`);
+      const q = likeAnywhere(opts.q);
+      m.push(mm.or([mm('to_address', 'ilike', q), mm('subject', 'ilike', q)]));
     }
     // Campaign mail, from the recipient rows of the sends that composed any within the retention.
     const withCampaigns = !opts.kind || opts.kind === 'campaign' || opts.kind === 'newsletter';
-    const sends: string[] = [];
-    const r: string[] = [];
+    const sends: Array<Expression<SqlBool>> = [];
+    const r: Array<Expression<SqlBool>> = [];
     if (withCampaigns) {
-      const since = `now() - ${param(opts.retentionDays)}::int * interval '1 day'`;
-      sends.push(`coalesce(s."finished_at", now()) >= ${since}`);
-      if (opts.campaignId !== undefined) sends.push(`s."campaign_id" = ${param(opts.campaignId)}::int`);
-      if (opts.kind === 'campaign') sends.push(`c."newsletter_id" IS NULL`);
-      if (opts.kind === 'newsletter') sends.push(`c."newsletter_id" IS NOT NULL`);
-      r.push(`r."send_id" = s."id"`, `r."sending_at" >= ${since}`);
+      const since = daysAgo(opts.retentionDays);
+      sends.push(rsc(rsc.fn.coalesce('s.finished_at', sql<Date>`now()`), '>=', since));
+      if (opts.campaignId !== undefined) sends.push(rsc('s.campaign_id', '=', opts.campaignId));
+      if (opts.kind === 'campaign') sends.push(rsc('c.newsletter_id', 'is', null));
+      if (opts.kind === 'newsletter') sends.push(rsc('c.newsletter_id', 'is not', null));
+      r.push(rsc('r.send_id', '=', rsc.ref('s.id')), rsc('r.sending_at', '>=', since));
       // An address's beginning: found on the send's (send_id, email_key) index ("C" collation).
-      if (opts.to) r.push(`r."email_key" LIKE ${param(likePrefix(opts.to))}`);
+      if (opts.to) r.push(rsc('r.email_key', 'like', likePrefix(opts.to)));
       if (opts.q) {
-        const q = param(likeAnywhere(opts.q));
-        r.push(`(r."email" ILIKE ${q} OR coalesce(s."subject", c."subject") ILIKE ${q})`);
+        const q = likeAnywhere(opts.q);
+        r.push(
+          rsc.or([rsc('r.email', 'ilike', q), rsc(rsc.fn.coalesce('s.subject', 'c.subject'), 'ilike', q)]),
+        );
       }
     }
-    // The count reads the filters' parameters only; the page's position comes after them.
-    const filters = values.length;
+    // The count reads the filters only; the page's position comes after them.
     const mCount = [...m];
     const rCount = [...r];
     if (cursor) {
       // The first condition is what an index on the time can seek to; the second breaks ties.
-      const at = `${param(cursor.at)}::timestamptz`;
-      // Typed where it is used (an unused parameter would have no type).
-      const id = cursor.src === 'm' || withCampaigns ? param(cursor.id) : '';
-      m.push(
-        cursor.src === 'm'
-          ? `"created_at" <= ${at} AND ("created_at", "id") < (${at}, ${id}::uuid)`
-          : `"created_at" <= ${at}`,
-      );
-      if (withCampaigns)
-        r.push(
-          cursor.src === 'r'
-            ? `r."sending_at" <= ${at} AND (r."sending_at", r."id") < (${at}, ${id}::bigint)`
-            : `r."sending_at" < ${at}`,
+      const at = sql<Date>`${cursor.at}::timestamptz`;
+      if (cursor.src === 'm') {
+        const id = sql<string>`${cursor.id}::uuid`;
+        m.push(
+          mm('created_at', '<=', at),
+          sql<SqlBool>`(${mm.ref('created_at')}, ${mm.ref('id')}) < (${at}, ${id})`,
         );
+      } else m.push(mm('created_at', '<=', at));
+      if (withCampaigns && cursor.src === 'r') {
+        const id = sql<string>`${cursor.id}::bigint`;
+        r.push(
+          rsc('r.sending_at', '<=', at),
+          sql<SqlBool>`(${rsc.ref('r.sending_at')}, ${rsc.ref('r.id')}) < (${at}, ${id})`,
+        );
+      } else if (withCampaigns) r.push(rsc('r.sending_at', '<', at));
     }
-    const where = (w: string[]) => (w.length ? `WHERE ${w.join(' AND ')}` : '');
-    const messages = `(SELECT ${MESSAGE_COLUMNS} FROM "mail_messages" ${where(m)}
-      ORDER BY "created_at" DESC, "id" DESC LIMIT ${take})`;
-    const messagesCount = `(SELECT 1 FROM "mail_messages" ${where(mCount)} LIMIT ${SENT_MAIL_COUNT_CAP + 1})`;
 
-    const outcome = (status: string) =>
-      `(SELECT r.* FROM "email_campaign_recipients" r WHERE ${[...r, `r."status" = '${status}'`].join(' AND ')}
-        ORDER BY r."sending_at" DESC, r."id" DESC LIMIT ${take})`;
+    // Each operand of the UNIONs below has its own ORDER BY and LIMIT: Kysely does not
+    // parenthesise a set operand, so each is read as a derived table.
+    const messages = db
+      .selectFrom(
+        selectMessages()
+          .$if(m.length > 0, (qb) => qb.where(mm.and(m)))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(take)
+          .as('m'),
+      )
+      .selectAll();
+    const messagesCount = db
+      .selectFrom('mail_messages')
+      .select((eb) => eb.lit(1).as('one'))
+      .$if(mCount.length > 0, (qb) => qb.where(mm.and(mCount)))
+      .limit(SENT_MAIL_COUNT_CAP + 1);
+
+    /** A send's listed rows of `status`, newest first (its (send_id, status, sending_at, id) index). */
+    const newestFirst = (status: Expression<SqlBool>) =>
+      db
+        .selectFrom(
+          db
+            .selectFrom('email_campaign_recipients as r')
+            .selectAll('r')
+            .where(rsc.and([...r, status]))
+            .orderBy('r.sending_at', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(take)
+            .as('o'),
+        )
+        .selectAll();
     // With an address, its few rows come from the address index; else each outcome in time order.
-    const rows = opts.to
-      ? `(SELECT r.* FROM "email_campaign_recipients" r
-          WHERE ${[...r, `r."status" IN ('sent', 'failed', 'unknown')`].join(' AND ')}
-          ORDER BY r."sending_at" DESC, r."id" DESC LIMIT ${take})`
-      : LISTED_STATUSES.map(outcome).join(' UNION ALL ');
-    const fromSends = `FROM "email_campaign_sends" s JOIN "email_campaigns" c ON c."id" = s."campaign_id"`;
-    const campaign = `(SELECT ${RECIPIENT_COLUMNS} ${fromSends} CROSS JOIN LATERAL (${rows}) r
-      WHERE ${sends.join(' AND ')} ORDER BY created_at DESC, r."id" DESC LIMIT ${take})`;
-    const campaignCount = `(SELECT 1 ${fromSends} JOIN "email_campaign_recipients" r ON ${rCount.join(' AND ')}
-      AND r."status" IN ('sent', 'failed', 'unknown') WHERE ${sends.join(' AND ')} LIMIT ${SENT_MAIL_COUNT_CAP + 1})`;
+    const recipientRows = opts.to
+      ? newestFirst(rsc('r.status', 'in', LISTED_STATUSES))
+      : newestFirst(rsc('r.status', '=', 'sent')).unionAll([
+          newestFirst(rsc('r.status', '=', 'failed')),
+          newestFirst(rsc('r.status', '=', 'unknown')),
+        ]);
+    const fromSends = () =>
+      db.selectFrom('email_campaign_sends as s').innerJoin('email_campaigns as c', 'c.id', 's.campaign_id');
+    const campaign = fromSends()
+      .crossJoinLateral(recipientRows.as('r'))
+      .select(RECIPIENT_COLUMNS)
+      .where(rsc.and(sends))
+      .orderBy('created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(take);
+    const campaignCount = fromSends()
+      .innerJoin('email_campaign_recipients as r', (join) =>
+        join.on(rsc.and([...rCount, rsc('r.status', 'in', LISTED_STATUSES)])),
+      )
+      .select((eb) => eb.lit(1).as('one'))
+      .where(rsc.and(sends))
+      .limit(SENT_MAIL_COUNT_CAP + 1);
 
-    const [page, counted] = await Promise.all([
-      this.pool.query<SummaryRow>(
-        `SELECT * FROM (${withCampaigns ? `${messages} UNION ALL ${campaign}` : messages}) u
-         ORDER BY created_at DESC, src DESC, key::text COLLATE "C" DESC LIMIT ${opts.limit + 1} OFFSET ${offset}`,
-        values,
+    const listed = withCampaigns ? messages.unionAll(db.selectFrom(campaign.as('c')).selectAll()) : messages;
+    const counted = db.selectFrom(messagesCount.as('m')).selectAll();
+    const [page, count] = await Promise.all([
+      rows(
+        this.pool,
+        db
+          .selectFrom(listed.as('u'))
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('src', 'desc')
+          .orderBy((eb) => sql`${eb.ref('key')}::text COLLATE "C"`, 'desc')
+          .limit(opts.limit + 1)
+          .offset(offset),
       ),
-      this.pool.query<{ n: number }>(
-        `SELECT least(count(*), ${SENT_MAIL_COUNT_CAP + 1})::int AS n FROM (${
-          withCampaigns ? `${messagesCount} UNION ALL ${campaignCount}` : messagesCount
-        }) x`,
-        values.slice(0, filters),
+      firstRow(
+        this.pool,
+        db
+          .selectFrom(
+            (withCampaigns ? counted.unionAll(db.selectFrom(campaignCount.as('c')).selectAll()) : counted).as(
+              'x',
+            ),
+          )
+          .select(sql<number>`least(count(*), ${SENT_MAIL_COUNT_CAP + 1})::int`.as('n')),
       ),
     ]);
-    const n = counted.rows[0]?.n ?? 0;
-    const items = page.rows.slice(0, opts.limit);
+    const n = count?.n ?? 0;
+    const items = page.slice(0, opts.limit);
     const last = items.at(-1);
     return {
       items: items.map(toSummary),
       total: Math.min(n, SENT_MAIL_COUNT_CAP),
       totalExact: n <= SENT_MAIL_COUNT_CAP,
       nextCursor:
-        page.rows.length > opts.limit && last
+        page.length > opts.limit && last
           ? cursorOf({ at: last.created_at.toISOString(), src: last.src, id: last.key })
           : null,
     };
@@ -282,12 +368,21 @@ export class SentMailRepository {
 
   /** The campaigns and newsletters that sent mail, newest first (Sent mail's campaign filter). */
   async campaignsWithMail(): Promise<Array<{ id: number; name: string; kind: 'campaign' | 'newsletter' }>> {
-    const { rows } = await this.pool.query<{ id: number; name: string; newsletter: boolean }>(
-      `SELECT c."id", coalesce(n."name", c."name") AS name, c."newsletter_id" IS NOT NULL AS newsletter
-       FROM "email_campaigns" c LEFT JOIN "newsletters" n ON n."id" = c."newsletter_id"
-       WHERE c."current_send_id" IS NOT NULL ORDER BY c."id" DESC LIMIT 200`,
+    const found = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaigns as c')
+        .leftJoin('newsletters as n', 'n.id', 'c.newsletter_id')
+        .select((eb) => [
+          'c.id',
+          eb.fn.coalesce('n.name', 'c.name').as('name'),
+          eb('c.newsletter_id', 'is not', null).as('newsletter'),
+        ])
+        .where('c.current_send_id', 'is not', null)
+        .orderBy('c.id', 'desc')
+        .limit(200),
     );
-    return rows.map((r) => ({ id: r.id, name: r.name, kind: r.newsletter ? 'newsletter' : 'campaign' }));
+    return found.map((r) => ({ id: r.id, name: r.name, kind: r.newsletter ? 'newsletter' : 'campaign' }));
   }
 
   async get(id: string) {
@@ -296,15 +391,17 @@ export class SentMailRepository {
 
   /** A campaign mail by its tracking id, as Sent mail shows it (null: no such mail listed). */
   async campaignMail(trackingId: string, retentionDays: number) {
-    const { rows } = await this.pool.query<SummaryRow & { sending_at: Date }>(
-      `SELECT ${RECIPIENT_COLUMNS}, r."sending_at"
-       FROM "email_campaign_recipients" r JOIN "email_campaign_sends" s ON s."id" = r."send_id"
-         JOIN "email_campaigns" c ON c."id" = s."campaign_id"
-       WHERE r."tracking_id" = $1 AND r."status" IN ('sent', 'failed', 'unknown')
-         AND r."sending_at" >= now() - $2::int * interval '1 day'`,
-      [trackingId, retentionDays],
+    const row = await firstRow(
+      this.pool,
+      db
+        .selectFrom('email_campaign_recipients as r')
+        .innerJoin('email_campaign_sends as s', 's.id', 'r.send_id')
+        .innerJoin('email_campaigns as c', 'c.id', 's.campaign_id')
+        .select([...RECIPIENT_COLUMNS, 'r.sending_at'])
+        .where('r.tracking_id', '=', trackingId)
+        .where('r.status', 'in', LISTED_STATUSES)
+        .where('r.sending_at', '>=', daysAgo(retentionDays)),
     );
-    const row = rows[0];
     if (!row) return null;
     const tracking = await this.db.emailTracking.findUnique({ where: { trackingId } });
     return { summary: toSummary(row), tracking };
