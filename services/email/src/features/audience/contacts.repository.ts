@@ -1,50 +1,49 @@
 import type { Writable } from 'node:stream';
 import { CONTACT_SEARCH_COUNT_CAP, type Contact, type ContactStatus } from '@parley/contracts';
-import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type pg from 'pg';
 import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
-import { db, execute, firstRow, type Row, rows } from '../../shared/sql.ts';
-import { selectBooks } from './address-books.repository.ts';
+import { BOOK_SELECT } from './address-books.repository.ts';
 import { searchPattern, searchTerm } from './domain/contacts.ts';
 import { selectiveTrigrams, TrigramSample } from './domain/search-trigrams.ts';
 
 /**
+ * SQL text, not `db` (docs/adr/0066-typed-sql-with-kysely.md): these pages and searches are
+ * tuned at 1,000,000 contacts, and built with Kysely the searches and the status filter
+ * answered at about half the rate through the gateway (`pnpm bench contacts`, side by side on
+ * 2026-11-27); the row type is written beside them.
+ *
  * Contacts: pages and contains-searches that stay fast at a million rows, delete, and the
  * streamed CSV export. Newest first is `id DESC` (ids grow with time), which the primary key
  * and the (book, id) index serve without sorting.
  */
 
-/** The columns of a contact as the API shows it (alias `c`). */
-const CONTACT_FIELDS = [
-  'c.id',
-  'c.address_book_id',
-  'c.email',
-  'c.first_name',
-  'c.last_name',
-  'c.company',
-  'c.phone',
-  'c.website',
-  'c.address',
-  'c.category',
-  'c.rating',
-  'c.review_count',
-  'c.description',
-  'c.source',
-  'c.status',
-  'c.tags',
-  'c.subscribed_at',
-  'c.unsubscribed_at',
-  'c.last_contacted_at',
-  'c.created_at',
-  'c.updated_at',
-] as const;
-
-/** Contacts (alias `c`) with the columns toContact reads: the typed statement contact reads start from. */
-export function selectContacts() {
-  return db.selectFrom('email_contacts as c').select(CONTACT_FIELDS);
+export interface ContactRow {
+  id: string;
+  address_book_id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  phone: string | null;
+  website: string | null;
+  address: string | null;
+  category: string | null;
+  rating: number | null;
+  review_count: number | null;
+  description: string | null;
+  source: string;
+  status: ContactStatus;
+  tags: string[] | null;
+  subscribed_at: Date | null;
+  unsubscribed_at: Date | null;
+  last_contacted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
-export type ContactRow = Row<ReturnType<typeof selectContacts>>;
+export const CONTACT_COLUMNS = `c."id", c."address_book_id", c."email", c."first_name", c."last_name", c."company",
+  c."phone", c."website", c."address", c."category", c."rating", c."review_count", c."description", c."source",
+  c."status", c."tags", c."subscribed_at", c."unsubscribed_at", c."last_contacted_at", c."created_at", c."updated_at"`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -115,32 +114,6 @@ const SCAN_QUEUED_SHARE = 16;
 /** The search queue as a search sees it: nothing queued, a few (joined), or many (scan). */
 export type SearchQueueState = 'empty' | 'some' | 'many';
 
-/** A condition on a contact (alias `c`; the paging subqueries are aliased `c` too). */
-type Condition = Expression<SqlBool>;
-
-/** Builds the conditions on a contact, its columns typed from the schema. */
-const contact = expressionBuilder(db.selectFrom('email_contacts as c'));
-
-/** Contacts (alias `c`) that pass every condition. */
-function contactsWhere(conditions: readonly Condition[]) {
-  return conditions.reduce((qb, cond) => qb.where(cond), db.selectFrom('email_contacts as c'));
-}
-
-/** A page and the row after it (hasMore). LIMITs and OFFSETs are numbers in the text (sql.lit), as tuned. */
-function paged<Q extends { limit(n: Expression<number>): Q; offset(n: Expression<number>): Q }>(
-  qb: Q,
-  query: ContactQuery,
-): Q {
-  return qb.limit(sql.lit(query.limit + 1)).offset(sql.lit(query.offset));
-}
-
-/** Whether the search queue holds an entry (past the first `skip`), walking the queue's key. */
-function queueHasEntry(skip: Expression<number> | null) {
-  const entries = db.selectFrom('email_contact_search_pending').select(sql.lit(1).as('one')).orderBy('seq');
-  const entry = (skip ? entries.offset(skip) : entries).limit(sql.lit(1));
-  return db.selectNoFrom((eb) => eb.exists(entry).$castTo<boolean>().as('found'));
-}
-
 export class ContactsRepository {
   private sample: TrigramSample | null = null;
   private sampledAt = -Infinity;
@@ -153,119 +126,118 @@ export class ContactsRepository {
   ) {}
 
   async get(id: number): Promise<Contact | null> {
-    const row = await firstRow(
-      this.pool,
-      selectContacts().where('c.id', '=', String(id)),
-      'audience_contact_get',
-    );
-    return row ? toContact(row) : null;
+    const { rows } = await this.pool.query<ContactRow>({
+      name: 'audience_contact_get',
+      text: `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE c."id" = $1`,
+      values: [id],
+    });
+    return rows[0] ? toContact(rows[0]) : null;
   }
 
   /** Deletes one contact (the book's count follows through the trigger). False when absent. */
   async delete(id: number): Promise<boolean> {
-    const deleted = await execute(
-      this.pool,
-      db.deleteFrom('email_contacts').where('id', '=', String(id)),
-      'audience_contact_delete',
-    );
-    return deleted > 0;
+    const { rowCount } = await this.pool.query({
+      name: 'audience_contact_delete',
+      text: `DELETE FROM "email_contacts" WHERE "id" = $1`,
+      values: [id],
+    });
+    return (rowCount ?? 0) > 0;
   }
 
   async list(query: ContactQuery): Promise<ContactPage> {
     const term = searchTerm(query.q);
-    const filters: Condition[] = [];
-    if (query.addressBookId !== undefined)
-      filters.push(contact('c.address_book_id', '=', query.addressBookId));
-    if (query.status) filters.push(contact('c.status', '=', query.status));
-    const newest = (conditions: readonly Condition[]) =>
-      paged(contactsWhere(conditions).select(CONTACT_FIELDS).orderBy('c.id', 'desc'), query);
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (query.addressBookId !== undefined) {
+      values.push(query.addressBookId);
+      where.push(`c."address_book_id" = $${values.length}`);
+    }
+    if (query.status) {
+      values.push(query.status);
+      where.push(`c."status" = $${values.length}::"ContactStatus"`);
+    }
+    const filters = where.join(' AND ');
 
     if (!term) {
-      const page = await rows(this.pool, newest(filters));
+      const page = await this.pool.query<ContactRow>(
+        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c ${filters ? `WHERE ${filters}` : ''}
+         ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+        values,
+      );
       const total = await this.exactTotal(query);
-      return this.page(page, query.limit, total, true);
+      return this.page(page.rows, query.limit, total, true);
     }
 
+    const and = (cond: string) => (filters ? `${filters} AND ${cond}` : cond);
     const sample = term.length < 3 ? null : this.searchSample();
     const rare = sample ? selectiveTrigrams(term, sample) : null;
     if (rare) {
       // The rarest trigrams find a superset of the matches through the index; the whole term
       // is then checked on those rows alone.
-      const exact = (text: Expression<string>) => sql<SqlBool>`strpos(${text}, ${term}) > 0`;
-      const trigrams = (text: Expression<string>) => rare.map((t) => contact(text, 'like', `%${t}%`));
-      const match = await this.viaIndex(
-        (text) => contact.and([exact(text), ...trigrams(text)]),
-        exact(contact.ref('c.search_text')),
-      );
-      return this.indexed(query, [...filters, match]);
+      const params = rare.map((t) => {
+        values.push(`%${t}%`);
+        return `$${values.length}`;
+      });
+      values.push(term);
+      const exact = (alias: string) => `strpos(${alias}."search_text", $${values.length}) > 0`;
+      const trigrams = (alias: string) => params.map((p) => `${alias}."search_text" LIKE ${p}`).join(' AND ');
+      const match = await this.viaIndex((a) => `${exact(a)} AND ${trigrams(a)}`, exact('c'));
+      return this.indexed(query, and(match), values);
     }
 
-    const pattern = searchPattern(term);
-    const like = contact('c.search_text', 'like', pattern);
+    values.push(searchPattern(term));
+    const pattern = `$${values.length}`;
+    const like = `c."search_text" LIKE ${pattern}`;
     if (term.length < 3) {
       // A term of fewer than three characters has no trigram: newest first, it is common enough
       // to fill a page quickly.
-      const found = await rows(this.pool, newest([...filters, like]));
-      return this.counted(found, query, [...filters, like]);
+      const found = await this.pool.query<ContactRow>(
+        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE ${and(like)}
+         ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+        values,
+      );
+      return this.counted(found.rows, query, and(like), values);
     }
 
     // A common term: the newest rows first. Only the page leaves the database, with the number
     // of matches found in the window (a window count over at most the cap plus one).
     const need = query.offset + query.limit + 1;
-    const window = contactsWhere(filters).selectAll().orderBy('c.id', 'desc').limit(sql.lit(PROBE_WINDOW));
-    const matching = db
-      .selectFrom(window.as('c'))
-      .selectAll()
-      .where(like)
-      .orderBy('c.id', 'desc')
-      .limit(sql.lit(Math.max(need, CONTACT_SEARCH_COUNT_CAP + 1)));
-    const probe = await rows(
-      this.pool,
-      paged(
-        db
-          .selectFrom(matching.as('c'))
-          .select(CONTACT_FIELDS)
-          .select((eb) => eb.fn.countAll<string>().over().as('matches'))
-          .orderBy('c.id', 'desc'),
-        query,
-      ),
+    const probe = await this.pool.query<ContactRow & { matches: string }>(
+      `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM (
+         SELECT * FROM (
+           SELECT * FROM "email_contacts" c ${filters ? `WHERE ${filters}` : ''}
+           ORDER BY c."id" DESC LIMIT ${PROBE_WINDOW}
+         ) c WHERE ${like} ORDER BY c."id" DESC LIMIT ${Math.max(need, CONTACT_SEARCH_COUNT_CAP + 1)}
+       ) c ORDER BY c."id" DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+      values,
     );
-    const inWindow = Number(probe[0]?.matches ?? 0);
+    const inWindow = Number(probe.rows[0]?.matches ?? 0);
     if (inWindow >= need) {
       // Beyond the cap the window's count is the answer; below it, older matches may add more.
-      if (inWindow > CONTACT_SEARCH_COUNT_CAP) return this.capped(probe, query, inWindow);
-      return this.counted(probe, query, [...filters, like]);
+      if (inWindow > CONTACT_SEARCH_COUNT_CAP) return this.capped(probe.rows, query, inWindow);
+      return this.counted(probe.rows, query, and(like), values);
     }
     // Common trigrams, yet few matches among the newest: the whole index, every trigram.
-    const match = await this.viaIndex((text) => contact(text, 'like', pattern), like);
-    return this.indexed(query, [...filters, match]);
+    const match = await this.viaIndex((a) => `${a}."search_text" LIKE ${pattern}`, like);
+    return this.indexed(query, and(match), values);
   }
 
   /**
-   * The condition for contacts the search index finds with `indexCond` (given the search text
-   * to test: on the index rows, `s`, the whole term is checked before any contact is read) and
-   * that pass `exact` (on the contact, `c`: the contact's own text decides). A contact whose
-   * index row is out of date is queued for the index; queued contacts (written since the
-   * indexer last ran: a fresh import, a re-import that renamed them) are checked directly, so a
-   * search finds every committed contact. The queue is usually empty, and then the plan is the
+   * The condition for contacts the search index finds with `indexCond` (written for an alias:
+   * on the index rows, `s`, the whole term is checked before any contact is read) and that
+   * pass `exact` (on the contact, `c`: the contact's own text decides). A contact whose index
+   * row is out of date is queued for the index; queued contacts (written since the indexer
+   * last ran: a fresh import, a re-import that renamed them) are checked directly, so a search
+   * finds every committed contact. The queue is usually empty, and then the plan is the
    * index's alone. While the queue is large, the contacts are scanned instead, with the same
    * condition on their own text (it implies `exact`, and uses every parameter).
    */
-  private async viaIndex(
-    indexCond: (text: Expression<string>) => Condition,
-    exact: Condition,
-  ): Promise<Condition> {
+  private async viaIndex(indexCond: (alias: string) => string, exact: string): Promise<string> {
     const queue = await this.searchQueue();
-    if (queue === 'many') return indexCond(contact.ref('c.search_text'));
-    const indexed = contact
-      .selectFrom('email_contact_search as s')
-      .select('s.contact_id')
-      .where((s) => indexCond(s.ref('s.search_text')));
-    const ids =
-      queue === 'some'
-        ? indexed.unionAll(contact.selectFrom('email_contact_search_pending as p').select('p.contact_id'))
-        : indexed;
-    return contact.and([contact('c.id', 'in', ids), exact]);
+    if (queue === 'many') return indexCond('c');
+    const queued =
+      queue === 'some' ? ` UNION ALL SELECT p."contact_id" FROM "email_contact_search_pending" p` : '';
+    return `c."id" IN (SELECT s."contact_id" FROM "email_contact_search" s WHERE ${indexCond('s')}${queued}) AND ${exact}`;
   }
 
   /**
@@ -275,13 +247,22 @@ export class ContactsRepository {
    * and the second runs only when the first found an entry, counting at most that many.
    */
   async searchQueue(): Promise<SearchQueueState> {
-    const queued = await firstRow(this.pool, queueHasEntry(null), 'audience_search_queued');
-    if (!queued?.found) return 'empty';
-    // The planner's estimate of the contacts is the catalog's (pg_class is not in the schema).
-    const share = sql<number>`(SELECT greatest(${this.scanQueuedMin}::float8, c.reltuples / ${SCAN_QUEUED_SHARE})::bigint
-      FROM pg_class c WHERE c.oid = 'email_contacts'::regclass)`;
-    const many = await firstRow(this.pool, queueHasEntry(share), 'audience_search_queued_many');
-    return many?.found ? 'many' : 'some';
+    const { rows } = await this.pool.query<{ queued: boolean }>({
+      name: 'audience_search_queued',
+      text: `SELECT EXISTS (SELECT 1 FROM "email_contact_search_pending" ORDER BY "seq" LIMIT 1) AS "queued"`,
+    });
+    if (!rows[0]?.queued) return 'empty';
+    const many = await this.pool.query<{ many: boolean }>({
+      name: 'audience_search_queued_many',
+      text: `SELECT EXISTS (
+               SELECT 1 FROM "email_contact_search_pending" ORDER BY "seq"
+               OFFSET (SELECT greatest($1::float8, c.reltuples / $2)::bigint FROM pg_class c
+                       WHERE c.oid = 'email_contacts'::regclass)
+               LIMIT 1
+             ) AS "many"`,
+      values: [this.scanQueuedMin, SCAN_QUEUED_SHARE],
+    });
+    return many.rows[0]?.many ? 'many' : 'some';
   }
 
   /**
@@ -295,7 +276,6 @@ export class ContactsRepository {
   async indexQueued(signal?: AbortSignal, batch = INDEX_BATCH): Promise<number> {
     let taken = 0;
     while (!signal?.aborted) {
-      // A hand-tuned set-based write (data-modifying CTEs): SQL text (ADR 0066).
       const { rows } = await this.pool.query<{ taken: number }>({
         name: 'audience_search_index',
         // The batch's keys are gathered once into arrays (InitPlans) and looked up by key, a
@@ -328,13 +308,10 @@ export class ContactsRepository {
 
   /** How many queue entries wait for the search indexer (diagnostics, benchmarks, tests). */
   async queuedForIndex(): Promise<number> {
-    const row = await firstRow(
-      this.pool,
-      db
-        .selectFrom('email_contact_search_pending')
-        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')),
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS "n" FROM "email_contact_search_pending"`,
     );
-    return row?.n ?? 0;
+    return rows[0]?.n ?? 0;
   }
 
   /**
@@ -342,41 +319,30 @@ export class ContactsRepository {
    * count: sorting needs every match anyway). `id + 0` keeps the planner from walking the whole
    * primary key instead.
    */
-  private async indexed(query: ContactQuery, match: readonly Condition[]): Promise<ContactPage> {
-    const found = await rows(
-      this.pool,
-      paged(
-        contactsWhere(match)
-          .select(CONTACT_FIELDS)
-          .select((eb) => eb.fn.countAll<string>().over().as('matches'))
-          .orderBy((eb) => sql`${eb.ref('c.id')} + 0`, 'desc'),
-        query,
-      ),
+  private async indexed(query: ContactQuery, match: string, values: unknown[]): Promise<ContactPage> {
+    const found = await this.pool.query<ContactRow & { matches: string }>(
+      `SELECT ${CONTACT_COLUMNS}, count(*) OVER () AS matches FROM "email_contacts" c WHERE ${match}
+       ORDER BY c."id" + 0 DESC LIMIT ${query.limit + 1} OFFSET ${query.offset}`,
+      values,
     );
-    const first = found[0];
-    if (first) return this.capped(found, query, Number(first.matches));
+    const first = found.rows[0];
+    if (first) return this.capped(found.rows, query, Number(first.matches));
     // Past the last match (or none at all): the count alone.
-    return this.counted(found, query, match);
+    return this.counted(found.rows, query, match, values);
   }
 
   /** A page with the number of all matches, counted up to the cap plus one. */
   private async counted(
-    found: ContactRow[],
+    rows: ContactRow[],
     query: ContactQuery,
-    match: readonly Condition[],
+    match: string,
+    values: unknown[],
   ): Promise<ContactPage> {
-    const counted = await firstRow(
-      this.pool,
-      db
-        .selectFrom(
-          contactsWhere(match)
-            .select(sql.lit(1).as('one'))
-            .limit(sql.lit(CONTACT_SEARCH_COUNT_CAP + 1))
-            .as('m'),
-        )
-        .select((eb) => eb.fn.countAll<string>().as('n')),
+    const counted = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM "email_contacts" c WHERE ${match} LIMIT ${CONTACT_SEARCH_COUNT_CAP + 1}) m`,
+      values,
     );
-    return this.capped(found, query, Number(counted?.n ?? 0));
+    return this.capped(rows, query, Number(counted.rows[0]?.n ?? 0));
   }
 
   /** A page whose total of `matches` is shown up to the cap (exact up to it, "more than" beyond). */
@@ -410,12 +376,12 @@ export class ContactsRepository {
   async refreshSearchSample(): Promise<TrigramSample> {
     const total = await this.exactTotal({ limit: 0, offset: 0 });
     const percent = Math.min(100, (SAMPLE_ROWS / Math.max(total, 1)) * 100);
-    // TABLESAMPLE is not in the builder: a template, the column typed.
-    const texts = sql<{ search_text: string }>`SELECT ${contact.ref('c.search_text')}
-      FROM "email_contacts" c TABLESAMPLE BERNOULLI (${percent})`;
-    const sampled = await rows(this.pool, { compile: () => texts.compile(db) });
+    const { rows } = await this.pool.query<{ search_text: string }>(
+      `SELECT "search_text" FROM "email_contacts" TABLESAMPLE BERNOULLI ($1)`,
+      [percent],
+    );
     this.sample = new TrigramSample(
-      sampled.map((r) => r.search_text),
+      rows.map((r) => r.search_text),
       total,
     );
     this.sampledAt = performance.now();
@@ -433,20 +399,17 @@ export class ContactsRepository {
 
   /** The exact number of contacts matching book and status, from the maintained counts. */
   private async exactTotal(query: ContactQuery): Promise<number> {
-    const books =
-      query.addressBookId === undefined
-        ? selectBooks()
-        : selectBooks().where('b.id', '=', query.addressBookId);
-    const r = await firstRow(
-      this.pool,
-      db
-        .selectFrom(books.as('t'))
-        .select((eb) => [
-          sql<string>`coalesce(sum(${eb.ref('t.contact_count')}), 0)`.as('contact_count'),
-          sql<string>`coalesce(sum(${eb.ref('t.unsubscribed_count')}), 0)`.as('unsubscribed_count'),
-          sql<string>`coalesce(sum(${eb.ref('t.bounced_count')}), 0)`.as('bounced_count'),
-        ]),
+    const { rows } = await this.pool.query<{
+      contact_count: string;
+      unsubscribed_count: string;
+      bounced_count: string;
+    }>(
+      `SELECT coalesce(sum(contact_count), 0) AS contact_count, coalesce(sum(unsubscribed_count), 0) AS unsubscribed_count,
+              coalesce(sum(bounced_count), 0) AS bounced_count
+       FROM (${BOOK_SELECT} ${query.addressBookId !== undefined ? 'WHERE b."id" = $1' : ''}) t`,
+      query.addressBookId !== undefined ? [query.addressBookId] : [],
     );
+    const r = rows[0];
     const all = Number(r?.contact_count ?? 0);
     const unsubscribed = Number(r?.unsubscribed_count ?? 0);
     const bounced = Number(r?.bounced_count ?? 0);
@@ -470,7 +433,6 @@ export class ContactsRepository {
    */
   async exportBook(bookId: number, out: Writable): Promise<void> {
     const safe = spreadsheetSafe;
-    // COPY takes no parameters: SQL text (ADR 0066).
     await copyCsv(
       this.pool,
       () => `

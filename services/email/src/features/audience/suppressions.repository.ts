@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { EmailContext } from '../../context.ts';
 import { db, execute, firstRow, rows } from '../../shared/sql.ts';
-import { selectContacts, toContact } from './contacts.repository.ts';
+import { CONTACT_COLUMNS, type ContactRow, toContact } from './contacts.repository.ts';
 import { emailKey, normalizeEmail } from './domain/contacts.ts';
 
 /**
@@ -153,7 +153,11 @@ export async function resubscribeContact(
           by,
         });
       }
-      const row = await firstRow(client, selectContacts().where('c.id', '=', String(contactId)));
+      const after = await client.query<ContactRow>(
+        `SELECT ${CONTACT_COLUMNS} FROM "email_contacts" c WHERE c."id" = $1`,
+        [contactId],
+      );
+      const row = after.rows[0];
       if (!row) throw new ContactNotFoundError();
       return { contact: toContact(row), reactivated: reactivated.length };
     }),
