@@ -8,9 +8,8 @@ import { selectiveTrigrams, TrigramSample } from './domain/search-trigrams.ts';
 
 /**
  * SQL text, not `db` (docs/adr/0066-typed-sql-with-kysely.md): these pages and searches are
- * tuned at 1,000,000 contacts, and built with Kysely the searches and the status filter
- * answered at about half the rate through the gateway (`pnpm bench contacts`, side by side on
- * 2026-11-27); the row type is written beside them.
+ * tuned at 1,000,000 contacts, and a typed version could not yet be measured apart from them
+ * on this machine; the row type is written beside them.
  *
  * Contacts: pages and contains-searches that stay fast at a million rows, delete, and the
  * streamed CSV export. Newest first is `id DESC` (ids grow with time), which the primary key
