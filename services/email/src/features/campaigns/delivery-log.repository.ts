@@ -5,6 +5,7 @@ import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type pg from 'pg';
 import type { DB, EmailCampaignRecipient, EmailTracking } from '../../generated/kysely/database.ts';
 import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
+import { selectMailings } from '../../shared/mailings.repository.ts';
 import { db, firstRow, rows } from '../../shared/sql.ts';
 
 /**
@@ -98,18 +99,7 @@ export class DeliveryLog {
   /** The campaign's sends, newest first; 404 when there is no such campaign. */
   private async sends(campaignId: number) {
     const [c, sends] = await Promise.all([
-      firstRow(
-        this.pool,
-        db
-          .selectFrom('email_campaigns as c')
-          .leftJoin('newsletters as n', 'n.id', 'c.newsletter_id')
-          .select((eb) => [
-            'c.current_send_id',
-            eb.fn.coalesce('n.name', 'c.name').as('name'),
-            eb('c.newsletter_id', 'is not', null).as('newsletter'),
-          ])
-          .where('c.id', '=', campaignId),
-      ),
+      firstRow(this.pool, selectMailings().select('c.current_send_id').where('c.id', '=', campaignId)),
       rows(
         this.pool,
         db

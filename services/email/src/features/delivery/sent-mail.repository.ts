@@ -8,6 +8,7 @@ import type {
   EmailCampaignRecipient,
   EmailCampaignSend,
 } from '../../generated/kysely/database.ts';
+import { selectMailings } from '../../shared/mailings.repository.ts';
 import { db, firstRow, type Row, rows } from '../../shared/sql.ts';
 
 /**
@@ -370,14 +371,8 @@ export class SentMailRepository {
   async campaignsWithMail(): Promise<Array<{ id: number; name: string; kind: 'campaign' | 'newsletter' }>> {
     const found = await rows(
       this.pool,
-      db
-        .selectFrom('email_campaigns as c')
-        .leftJoin('newsletters as n', 'n.id', 'c.newsletter_id')
-        .select((eb) => [
-          'c.id',
-          eb.fn.coalesce('n.name', 'c.name').as('name'),
-          eb('c.newsletter_id', 'is not', null).as('newsletter'),
-        ])
+      selectMailings()
+        .select('c.id')
         .where('c.current_send_id', 'is not', null)
         .orderBy('c.id', 'desc')
         .limit(200),
