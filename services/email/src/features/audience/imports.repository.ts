@@ -21,7 +21,7 @@ export class ImportRunningError extends Error {
 }
 
 /** The columns of a job as the API shows it. */
-export const JOB_FIELDS = [
+const JOB_FIELDS = [
   'id',
   'address_book_id',
   'kind',
@@ -44,7 +44,7 @@ export const JOB_FIELDS = [
 ] as const;
 
 /** Jobs with the columns toImportJob reads: the typed statement job reads start from. */
-export function selectJobs() {
+function selectJobs() {
   return db.selectFrom('email_imports').select(JOB_FIELDS);
 }
 
