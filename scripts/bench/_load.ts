@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 
@@ -9,6 +11,8 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   statusCodes: Record<string, number>;
+  /** Every latency (ms, ascending): paced runs only, so runs can be pooled. */
+  latencies?: number[];
 }
 
 /** One bounded autocannon run, summarised. */
@@ -92,16 +96,70 @@ export async function paced(opts: {
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(10 * (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)) / 10;
   return {
     rps: latencies.length / seconds,
-    p50: at(0.5),
-    p99: at(0.99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     requests: latencies.length,
     non2xx,
     errors,
     statusCodes,
+    latencies,
+  };
+}
+
+/** The q-quantile (ms, one decimal) of ascending latencies. */
+export function quantile(sorted: readonly number[], q: number): number {
+  return Math.round(10 * (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)) / 10;
+}
+
+/** wrk's binary, or null (`apt-get install -y wrk`). */
+export function wrkBinary(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean))
+    if (existsSync(`${dir}/wrk`)) return `${dir}/wrk`;
+  return existsSync('/usr/bin/wrk') ? '/usr/bin/wrk' : null;
+}
+
+const WRK_UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/**
+ * One closed-model run of wrk (C, one thread: a few µs of CPU per request, where autocannon
+ * costs tens): `connections` keep-alive connections, each sending its next request as soon as
+ * the answer arrives, for `duration` seconds. `cpus` pins it (taskset -c) when given.
+ */
+export async function wrk(opts: {
+  url: string;
+  duration: number;
+  connections?: number;
+  cpus?: string;
+}): Promise<LoadResult> {
+  const bin = wrkBinary();
+  if (!bin) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const args = ['-t1', `-c${opts.connections ?? 64}`, `-d${opts.duration}s`, '--latency', opts.url];
+  const [cmd, argv] = opts.cpus ? ['taskset', ['-c', opts.cpus, bin, ...args]] : [bin, args];
+  const child = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`wrk exited with ${code}:\n${out}`);
+  const ms = (q: string) => {
+    const m = new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
+    return m ? Math.round(10 * Number(m[1]) * (WRK_UNITS[m[2] as string] ?? 1)) / 10 : Number.NaN;
+  };
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+  const requests = num(/(\d+) requests in/);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = socketErrors ? socketErrors.slice(1).reduce((n, v) => n + Number(v), 0) : 0;
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms('50'),
+    p99: ms('99'),
+    requests,
+    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+    errors,
+    statusCodes: {},
   };
 }
 

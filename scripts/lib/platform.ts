@@ -8,6 +8,8 @@ import { repoRoot } from './paths.ts';
 export interface Platform {
   url: string;
   dataDir: string;
+  /** The platform's own process: the gateway's (each service is a child of it with --distributed). */
+  pid: number;
   /** Milliseconds from spawn to the gateway answering /health/ready. */
   readyMs: number;
   stop(): Promise<number | null>;
@@ -71,6 +73,7 @@ export async function startPlatform(
   return {
     url,
     dataDir,
+    pid: child.pid as number,
     readyMs,
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
