@@ -4,6 +4,7 @@ import { EmailEnv } from './config.ts';
 import { createDb } from './db.ts';
 import { CONSUMES, PUBLISHES } from './events.ts';
 import { registerAnalytics } from './features/analytics/index.ts';
+import { RollupsRepository } from './features/analytics/rollups.repository.ts';
 import { registerAudience } from './features/audience/index.ts';
 import { registerCampaigns } from './features/campaigns/index.ts';
 import { registerDeliverability } from './features/deliverability/index.ts';
@@ -33,5 +34,18 @@ export const emailService = defineService({
     const analytics = await registerAnalytics(app, ctx, deliverability.checks);
     const blog = await registerBlogCopy(app, ctx);
     await registerNewsletters(app, ctx, { mail, campaigns, analytics, blog });
+  },
+  commands: {
+    /** `rollups rebuild`: the analytics rollups again from the raw tracking rows (ADR 0067). */
+    async rollups(pool, args, logger) {
+      if (args[0] !== 'rebuild') {
+        logger.error('usage: rollups rebuild');
+        return 2;
+      }
+      const started = performance.now();
+      const rows = await new RollupsRepository(pool).rebuild();
+      logger.info({ ...rows, ms: Math.round(performance.now() - started) }, 'analytics rollups rebuilt');
+      return 0;
+    },
   },
 });

@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import dns2 from 'dns2';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CampaignReportsRepository } from '../src/features/analytics/campaign-reports.repository.ts';
+import { RollupsRepository } from '../src/features/analytics/rollups.repository.ts';
 import { headersOf } from '../src/features/delivery/domain/mime.ts';
 import { recordOutcome } from '../src/features/tracking/tracking.repository.ts';
 import {
@@ -368,7 +371,12 @@ describe('GET /api/admin/email/advanced-analytics', () => {
     expect(r.headers.get('cache-control')).toBe('no-store');
     const a = r.json;
     expect(a).toMatchObject({ period: '7d', timeZone: 'UTC', bucket: 'day', previousTo: a.from });
-    expect(Date.parse(a.to) - Date.parse(a.from)).toBe(Date.parse(a.previousTo) - Date.parse(a.previousFrom));
+    // The previous window is as long, rounded out to the quarter-hour (the rollups' step).
+    const span = Date.parse(a.to) - Date.parse(a.from);
+    const previousSpan = Date.parse(a.previousTo) - Date.parse(a.previousFrom);
+    expect(previousSpan).toBeGreaterThanOrEqual(span);
+    expect(previousSpan - span).toBeLessThan(15 * 60_000);
+    expect(Date.parse(a.previousFrom) % (15 * 60_000)).toBe(0);
     expect(a.campaignPerformance).toEqual({
       totalSent: 4,
       totalDelivered: 3,
@@ -628,5 +636,76 @@ describe('admin only', () => {
       const r = await t.call('GET', path);
       expect(r.status, path).toBe(401);
     }
+  });
+});
+
+describe('rollups (ADR 0067)', () => {
+  /** Every key's sums in both rollups (keys that sum to nothing left out), in key order. */
+  const snapshot = async () => {
+    const mail = await db.query(
+      `SELECT "campaign_id", "test_mode", "address_book_id", "quarter", sum("sent")::int AS sent,
+              sum("bounced")::int AS bounced, sum("opened")::int AS opened, sum("proxy_only")::int AS proxy_only,
+              sum("clicked")::int AS clicked, sum("engaged")::int AS engaged,
+              sum("engaged_delivered")::int AS engaged_delivered, sum("unsubscribed")::int AS unsubscribed,
+              sum("complained")::int AS complained, sum("unsent_bounced")::int AS unsent_bounced,
+              sum("failed")::int AS failed
+       FROM "email_rollup_mail" GROUP BY 1, 2, 3, 4
+       HAVING (sum("sent"), sum("bounced"), sum("opened"), sum("proxy_only"), sum("clicked"), sum("engaged"),
+               sum("engaged_delivered"), sum("unsubscribed"), sum("complained"), sum("unsent_bounced"), sum("failed"))
+              <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+       ORDER BY 1, 2, 3, 4`,
+    );
+    const activity = await db.query(
+      `SELECT "campaign_id", "test_mode", "quarter", sum("opens")::int AS opens, sum("proxy_opens")::int AS proxy_opens,
+              sum("clicks")::int AS clicks, sum("bounces")::int AS bounces, sum("unsubscribes")::int AS unsubscribes
+       FROM "email_rollup_activity" GROUP BY 1, 2, 3
+       HAVING (sum("opens"), sum("proxy_opens"), sum("clicks"), sum("bounces"), sum("unsubscribes")) <> (0, 0, 0, 0, 0)
+       ORDER BY 1, 2, 3`,
+    );
+    return { mail: mail.rows, activity: activity.rows };
+  };
+
+  it('keeps what the raw rows give: compaction and the rebuild command change no figure', async () => {
+    const kept = await snapshot();
+    // Autumn news to Readers: 4 sent (one bounced), 2 opened, 2 clicked, 1 unsubscribed.
+    const autumnMail = kept.mail.filter((r) => r.campaign_id === autumn);
+    expect(autumnMail.reduce((n, r) => n + r.sent, 0)).toBe(4);
+    expect(autumnMail.every((r) => r.address_book_id === bookId)).toBe(true);
+    expect(kept.activity.filter((r) => r.campaign_id === autumn).reduce((n, r) => n + r.opens, 0)).toBe(2);
+
+    await new RollupsRepository(db).compact();
+    const unfolded = await db.query(
+      `SELECT (SELECT count(*) FROM "email_rollup_mail" WHERE NOT "folded")::int
+            + (SELECT count(*) FROM "email_rollup_activity" WHERE NOT "folded")::int AS n`,
+    );
+    expect(unfolded.rows[0]?.n).toBe(0);
+    expect(await snapshot()).toEqual(kept);
+
+    // The operator's command, as a Kubernetes Job or a shell would run it.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'rollups', 'rebuild'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'info' },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toContain('analytics rollups rebuilt');
+    expect(await snapshot()).toEqual(kept);
+  });
+
+  it('counts a mail once per kind in the trend, in the bucket of its first time', async () => {
+    // Grace, whose Autumn mail only a proxy had fetched, opens it herself, twice.
+    const g = linksOf('Autumn news', addr('grace'));
+    const before = (await get('/api/admin/email/advanced-analytics?period=7d')).json;
+    const dayTotals = (a: { trend: Array<Record<string, number>> }, k: string) =>
+      a.trend.reduce((n, p) => n + (p[k] ?? 0), 0);
+    await t.call('GET', g.pixel, undefined, { 'user-agent': IPHONE });
+    await t.call('GET', g.pixel, undefined, { 'user-agent': IPHONE });
+    await until(async () => (await eventCount(autumn)) === 11, 'grace opens written');
+    const after = (await get('/api/admin/email/advanced-analytics?period=7d')).json;
+    expect(dayTotals(after, 'opens')).toBe(dayTotals(before, 'opens') + 1);
+    expect(dayTotals(after, 'proxyOpens')).toBe(dayTotals(before, 'proxyOpens'));
+    // Now a human open, no longer proxy-only: the totals move at once (no refresh to wait for).
+    expect(after.campaignPerformance.totalOpened).toBe(before.campaignPerformance.totalOpened + 1);
+    expect(after.campaignPerformance.totalProxyOpened).toBe(before.campaignPerformance.totalProxyOpened - 1);
   });
 });

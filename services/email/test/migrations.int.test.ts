@@ -29,4 +29,7 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_tracking_bounced_idx',
   'index email_tracking_complained_idx',
   'index email_tracking_unsubscribed_idx',
+  // analytics rollups: one folded row per key (20261202000000_analytics_rollups)
+  'index email_rollup_activity_folded_key',
+  'index email_rollup_mail_folded_key',
 ]);

@@ -101,6 +101,11 @@ export interface ServiceModule<S extends TObject = TObject> {
   events: ServiceEvents;
   /** Adds the service's routes and consumers. */
   register(app: ServiceInstance, deps: ServiceDeps<Static<S> & BaseConfig>): Promise<void>;
+  /**
+   * The service's own database commands (`<main> <name> [args]`, e.g. an operator's rebuild):
+   * each gets a pool on DATABASE_URL and the rest of the arguments, and answers the exit code.
+   */
+  commands?: Record<string, (pool: pg.Pool, args: string[], logger: Logger) => Promise<number>>;
 }
 
 export interface StartOptions {
@@ -382,6 +387,16 @@ export async function runServiceMain<S extends TObject>(
       const pool = createPool(config.DATABASE_URL, 2);
       try {
         process.exitCode = await runEventsCommand(module.name, pool, argv.slice(1));
+      } finally {
+        await pool.end();
+      }
+      return;
+    }
+    const command = argv[0] ? module.commands?.[argv[0]] : undefined;
+    if (command) {
+      const pool = createPool(databaseOnly().DATABASE_URL, 2);
+      try {
+        process.exitCode = await command(pool, argv.slice(1), logger);
       } finally {
         await pool.end();
       }

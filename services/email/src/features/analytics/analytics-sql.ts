@@ -1,58 +1,66 @@
+import { sql } from 'kysely';
+import type { EmailRollupActivity, EmailRollupMail } from '../../generated/kysely/database.ts';
+import { db } from '../../shared/sql.ts';
 import { type MailCounts, NO_MAIL } from './domain/analytics.ts';
 
 /**
- * The SQL both analytics repositories (campaign-reports.repository.ts and
- * period-analytics.repository.ts) build on. Every figure comes from the campaign mails'
- * tracking rows (`email_tracking`, one per mail, `campaign_id` = the campaign's id as text) and
- * their events (`email_events`); each answer is a handful of set-based statements, never a
- * query per row. Only ids of real campaigns count (joined to `email_campaigns`), so other
- * senders' tracking rows (transactional mail) never leak in.
+ * The SQL every analytics answer builds on: the rollups of campaign mail (ADR 0067), kept by
+ * the tracking triggers in the writers' transactions, so a report reads a few rows per campaign
+ * and quarter-hour (never the tracking rows or the events) and is current as soon as a write
+ * commits. A rollup's figure for a key is the sum of its rows (folded and not yet folded).
+ * Campaign ids are joined to `email_campaigns` by the readers, so a deleted draft's test mail
+ * never shows.
  */
 
-/** The aggregates of a set of tracking rows, in the MailCounts order. */
-export const COUNTS = `
-  count(*) FILTER (WHERE t."sent_at" IS NOT NULL)::int AS sent,
-  count(*) FILTER (WHERE t."sent_at" IS NOT NULL AND t."bounced_at" IS NOT NULL)::int AS bounced,
-  count(*) FILTER (WHERE t."opened_at" IS NOT NULL)::int AS opened,
-  count(*) FILTER (WHERE t."opened_at" IS NULL AND t."proxy_open_count" > 0)::int AS proxy_only,
-  count(*) FILTER (WHERE t."clicked_at" IS NOT NULL)::int AS clicked,
-  count(*) FILTER (WHERE t."opened_at" IS NOT NULL OR t."clicked_at" IS NOT NULL)::int AS engaged,
-  count(*) FILTER (WHERE t."unsubscribed_at" IS NOT NULL)::int AS unsubscribed,
-  count(*) FILTER (WHERE t."complained_at" IS NOT NULL)::int AS complained`;
+/** The report counters of email_rollup_mail, in the MailCounts order (a rename fails the typecheck). */
+const MAIL_COUNTERS = [
+  ['sent', 'sent'],
+  ['bounced', 'bounced'],
+  ['opened', 'opened'],
+  ['proxy_only', 'proxyOnly'],
+  ['clicked', 'clicked'],
+  ['engaged', 'engaged'],
+  ['unsubscribed', 'unsubscribed'],
+  ['complained', 'complained'],
+] as const satisfies ReadonlyArray<readonly [keyof EmailRollupMail, keyof MailCounts]>;
 
-export interface CountsRow {
-  sent: number;
-  bounced: number;
-  opened: number;
-  proxy_only: number;
-  clicked: number;
-  engaged: number;
-  unsubscribed: number;
-  complained: number;
-}
+/** sum(column) of the rows in the group, as an integer (0 for none). */
+export const total = <C extends keyof EmailRollupMail | keyof EmailRollupActivity>(column: C, table = 'r') =>
+  sql<number>`coalesce(sum(${sql.ref(`${table}.${column}`)}), 0)::int`;
 
-export const countsOf = (r: CountsRow | undefined): MailCounts =>
-  r
-    ? {
-        sent: r.sent,
-        bounced: r.bounced,
-        opened: r.opened,
-        proxyOnly: r.proxy_only,
-        clicked: r.clicked,
-        engaged: r.engaged,
-        unsubscribed: r.unsubscribed,
-        complained: r.complained,
-      }
-    : { ...NO_MAIL };
+/** The MailCounts of the rows grouped, as columns named by MailCounts. */
+export const mailCounts = () => MAIL_COUNTERS.map(([column, name]) => total(column).as(name));
+
+export type CountsRow = Record<keyof MailCounts, number>;
+
+export const countsOf = (r: CountsRow | undefined): MailCounts => {
+  const out = { ...NO_MAIL };
+  if (r) for (const [, name] of MAIL_COUNTERS) out[name] = r[name];
+  return out;
+};
 
 /**
- * Live mail only, unless test mail is asked for: the tracking rows' `test_mode` is the second
- * column of their campaign index, so the filter narrows the index scan itself.
+ * The mail rollup's rows, as `r`: live mail only unless test mail is asked for, of campaigns
+ * that exist.
  */
-export const liveOnly = (includeTest: boolean, alias = 't') =>
-  includeTest ? '' : `AND ${alias}."test_mode" = false`;
-/** The sends whose campaigns a period reads (a test-mode send only when test mail is asked for). */
-export const liveSends = (includeTest: boolean) => (includeTest ? '' : 'AND NOT s."test_mode"');
+export const mailRollup = (includeTest: boolean) =>
+  db
+    .selectFrom('email_rollup_mail as r')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('email_campaigns as c').select('c.id').whereRef('c.id', '=', 'r.campaign_id')),
+    )
+    .$if(!includeTest, (qb) => qb.where('r.test_mode', '=', false));
 
-/** Which kind of mailing an email_campaigns row is (a newsletter's sends run as a campaign). */
-export const KIND = `CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END`;
+/** The activity rollup's rows, as `r`, with the same filters. */
+export const activityRollup = (includeTest: boolean) =>
+  db
+    .selectFrom('email_rollup_activity as r')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('email_campaigns as c').select('c.id').whereRef('c.id', '=', 'r.campaign_id')),
+    )
+    .$if(!includeTest, (qb) => qb.where('r.test_mode', '=', false));
+
+/** Which kind of mailing an email_campaigns row `c` is (a newsletter's sends run as a campaign). */
+export const KIND = sql<
+  'campaign' | 'newsletter'
+>`CASE WHEN c."newsletter_id" IS NULL THEN 'campaign' ELSE 'newsletter' END`;

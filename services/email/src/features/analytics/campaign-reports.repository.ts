@@ -6,16 +6,21 @@ import {
   type MailingKind,
 } from '@parley/contracts';
 import { notFound } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
-import { COUNTS, type CountsRow, countsOf, KIND, liveOnly } from './analytics-sql.ts';
+import { db, firstRow, rows } from '../../shared/sql.ts';
+import { countsOf, KIND, mailCounts, mailRollup } from './analytics-sql.ts';
 import type { MailCounts } from './domain/analytics.ts';
 
 /**
- * The reports of campaigns, from their mails' tracking rows (all time): every launched
- * campaign's totals (the Analytics tab), the totals of given campaigns (a newsletter's
- * analytics), and one campaign's engagement report (who opened, who clicked). The shared SQL is
- * in analytics-sql.ts.
+ * The reports of campaigns (all time): every launched campaign's totals (the Analytics tab),
+ * the totals of given campaigns (a newsletter's analytics), from the mail rollup; and one
+ * campaign's engagement report (who opened, who clicked), its lists from the tracking rows.
+ * The shared SQL is in analytics-sql.ts.
  */
+
+/** Live mail only, unless test mail is asked for (test_mode is the campaign index's second column). */
+const liveOnly = (includeTest: boolean) => (includeTest ? '' : 'AND t."test_mode" = false');
 
 export interface CampaignTotals {
   id: number;
@@ -32,35 +37,44 @@ export class CampaignReportsRepository {
 
   /** Every launched campaign with its mails' totals (all time), newest first. */
   async campaignTotals(includeTest = false): Promise<CampaignTotals[]> {
-    const { rows } = await this.pool.query<
-      CountsRow & {
-        id: number;
-        name: string;
-        kind: MailingKind;
-        status: CampaignStatus;
-        sent_at: Date | null;
-        total_recipients: number;
-      }
-    >(
-      `WITH agg AS (
-         SELECT t."campaign_id", ${COUNTS}
-         FROM "email_tracking" t
-         WHERE t."campaign_id" IN (SELECT "id"::text FROM "email_campaigns" WHERE "status" <> 'draft' OR "current_send_id" IS NOT NULL
-                                   ${includeTest ? `OR "id" IN (SELECT "campaign_id" FROM "email_campaign_sends" WHERE "test_mode")` : ''})
-           ${liveOnly(includeTest)}
-         GROUP BY t."campaign_id"
-       )
-       SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status, c."sent_at", c."total_recipients",
-              coalesce(a.sent, 0) AS sent, coalesce(a.bounced, 0) AS bounced, coalesce(a.opened, 0) AS opened,
-              coalesce(a.proxy_only, 0) AS proxy_only, coalesce(a.clicked, 0) AS clicked,
-              coalesce(a.engaged, 0) AS engaged, coalesce(a.unsubscribed, 0) AS unsubscribed,
-              coalesce(a.complained, 0) AS complained
-       FROM "email_campaigns" c
-       LEFT JOIN agg a ON a."campaign_id" = c."id"::text
-       WHERE c."status" <> 'draft' OR coalesce(a.sent, 0) > 0
-       ORDER BY coalesce(c."sent_at", c."updated_at") DESC, c."id" DESC`,
+    const found = await rows(
+      this.pool,
+      db
+        .with('a', () =>
+          mailRollup(includeTest)
+            .select(['r.campaign_id', ...mailCounts()])
+            .groupBy('r.campaign_id'),
+        )
+        .selectFrom('email_campaigns as c')
+        .leftJoin('a', 'a.campaign_id', 'c.id')
+        .select((eb) => [
+          'c.id',
+          'c.name',
+          KIND.as('kind'),
+          sql<CampaignStatus>`c."status"::text`.as('status'),
+          'c.sent_at',
+          'c.total_recipients',
+          ...(
+            [
+              'sent',
+              'bounced',
+              'opened',
+              'proxyOnly',
+              'clicked',
+              'engaged',
+              'unsubscribed',
+              'complained',
+            ] as const
+          ).map((k) => eb.fn.coalesce(`a.${k}`, eb.lit(0)).as(k)),
+        ])
+        .where((eb) =>
+          eb.or([eb('c.status', '<>', sql.lit('draft')), eb(eb.fn.coalesce('a.sent', eb.lit(0)), '>', 0)]),
+        )
+        .orderBy(sql`coalesce(c."sent_at", c."updated_at")`, 'desc')
+        .orderBy('c.id', 'desc'),
+      includeTest ? 'analytics_campaign_totals_all' : 'analytics_campaign_totals',
     );
-    return rows.map((r) => ({
+    return found.map((r) => ({
       id: r.id,
       name: r.name,
       kind: r.kind,
@@ -75,12 +89,14 @@ export class CampaignReportsRepository {
   async countsByCampaign(ids: number[], includeTest = false): Promise<Map<number, MailCounts>> {
     const out = new Map<number, MailCounts>();
     if (!ids.length) return out;
-    const { rows } = await this.pool.query<CountsRow & { campaign_id: string }>(
-      `SELECT t."campaign_id", ${COUNTS} FROM "email_tracking" t
-       WHERE t."campaign_id" = ANY($1::text[]) ${liveOnly(includeTest)} GROUP BY t."campaign_id"`,
-      [ids.map(String)],
+    const found = await rows(
+      this.pool,
+      mailRollup(includeTest)
+        .select(['r.campaign_id', ...mailCounts()])
+        .where((eb) => eb('r.campaign_id', '=', eb.fn.any(eb.val(ids))))
+        .groupBy('r.campaign_id'),
     );
-    for (const r of rows) out.set(Number(r.campaign_id), countsOf(r));
+    for (const r of found) out.set(r.campaign_id, countsOf(r));
     return out;
   }
 
@@ -119,9 +135,9 @@ export class CampaignReportsRepository {
     const from = `FROM "email_tracking" t LEFT JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"`;
     const live = liveOnly(includeTest);
     const [summary, opens, proxy, clicks] = await Promise.all([
-      this.pool.query<CountsRow>(
-        `SELECT ${COUNTS} FROM "email_tracking" t WHERE t."campaign_id" = $1 ${live}`,
-        [id],
+      firstRow(
+        this.pool,
+        mailRollup(includeTest).select(mailCounts()).where('r.campaign_id', '=', campaignId),
       ),
       this.pool.query<
         PersonRow & {
@@ -137,17 +153,21 @@ export class CampaignReportsRepository {
         [id, limit + 1],
       ),
       this.pool.query<
-        PersonRow & { first_at: Date; last_at: Date; proxy_open_count: number; proxy: string | null }
+        PersonRow & { first_at: Date; last_at: Date | null; proxy_open_count: number; proxy: string | null }
       >(
-        `SELECT ${person}, p.first_at, p.last_at, t."proxy_open_count", p.proxy
-         ${from}
+        // The newest first fetches by proxy_opened_at (on the row), then each one's events.
+        `SELECT ${person}, t."proxy_opened_at" AS first_at, p.last_at, t."proxy_open_count", p.proxy
+         FROM (SELECT * FROM "email_tracking" t
+               WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NULL AND t."proxy_open_count" > 0
+                 AND t."proxy_opened_at" IS NOT NULL
+               ORDER BY t."proxy_opened_at" DESC, t."id" LIMIT $2) t
+         LEFT JOIN "email_campaign_recipients" r ON r."tracking_id" = t."tracking_id"
          CROSS JOIN LATERAL (
-           SELECT min(e."timestamp") AS first_at, max(e."timestamp") AS last_at, min(e."proxy") AS proxy
+           SELECT max(e."timestamp") AS last_at, min(e."proxy") AS proxy
            FROM "email_events" e
            WHERE e."tracking_id" = t."tracking_id" AND e."event_type" = 'open' AND e."proxy" IS NOT NULL
          ) p
-         WHERE t."campaign_id" = $1 ${live} AND t."opened_at" IS NULL AND t."proxy_open_count" > 0 AND p.first_at IS NOT NULL
-         ORDER BY p.first_at DESC, t."id" LIMIT $2`,
+         ORDER BY t."proxy_opened_at" DESC, t."id"`,
         [id, limit + 1],
       ),
       this.pool.query<
@@ -165,7 +185,7 @@ export class CampaignReportsRepository {
       ),
     ]);
     return {
-      counts: countsOf(summary.rows[0]),
+      counts: countsOf(summary),
       opens: opens.rows.slice(0, limit).map((r) => ({
         ...personOf(r),
         openedAt: r.opened_at.toISOString(),
@@ -178,7 +198,7 @@ export class CampaignReportsRepository {
       proxyOpens: proxy.rows.slice(0, limit).map((r) => ({
         ...personOf(r),
         openedAt: r.first_at.toISOString(),
-        lastOpenedAt: r.last_at.toISOString(),
+        lastOpenedAt: (r.last_at ?? r.first_at).toISOString(),
         openCount: r.proxy_open_count,
         proxy: true,
         proxyName: r.proxy,

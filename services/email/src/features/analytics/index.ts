@@ -6,6 +6,10 @@ import { analyticsRoutes } from './analytics.routes.ts';
 import { AuthenticationCheck } from './authentication.service.ts';
 import { CampaignReportsRepository } from './campaign-reports.repository.ts';
 import { PeriodAnalyticsRepository } from './period-analytics.repository.ts';
+import { RollupsRepository } from './rollups.repository.ts';
+
+/** How often the rollups' delta rows are folded (a report reads them either way). */
+const ROLLUP_COMPACT_MS = 5000;
 
 /** What the rest of the service (and tests) may use of the analytics. */
 export interface AnalyticsHandle {
@@ -28,6 +32,13 @@ export async function registerAnalytics(
   const campaignReports = new CampaignReportsRepository(deps.pool);
   const periodAnalytics = new PeriodAnalyticsRepository(deps.pool);
   const auth = new AuthenticationCheck({ domains });
+  const rollups = new RollupsRepository(deps.pool);
+  deps.job({
+    name: 'analytics-rollup-compaction',
+    scope: 'one',
+    everyMs: ROLLUP_COMPACT_MS,
+    run: () => rollups.compact(),
+  });
   await app.register(async (scope) =>
     analyticsRoutes(scope, {
       deps,

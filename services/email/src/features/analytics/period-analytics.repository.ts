@@ -6,16 +6,19 @@ import {
   type TrendPoint,
 } from '@parley/contracts';
 import { badRequest } from '@parley/kit';
+import { sql } from 'kysely';
 import type pg from 'pg';
-import { BOOK_SELECT } from '../audience/address-books.repository.ts';
-import { COUNTS, type CountsRow, countsOf, KIND, liveOnly, liveSends } from './analytics-sql.ts';
+import { db, rows } from '../../shared/sql.ts';
+import { BOOK_SELECT, selectBooks } from '../audience/address-books.repository.ts';
+import { activityRollup, countsOf, KIND, mailCounts, mailRollup, total } from './analytics-sql.ts';
 import { bucketDaysOf, bucketIndex, type MailCounts, NO_MAIL } from './domain/analytics.ts';
 
 /**
  * The analytics of a period (Advanced analytics and the campaign comparison): its window in a
  * time zone, the mails sent in it and in the previous window per campaign, what happened in
- * each bucket of it, and the address books as segments; with the audience's totals and the
- * sender address Advanced analytics shows. The shared SQL is in analytics-sql.ts.
+ * each bucket of it, and the address books as segments, all from the rollups (quarter-hours:
+ * every time zone's midnight is one); with the audience's totals and the sender address
+ * Advanced analytics shows. The shared SQL is in analytics-sql.ts.
  */
 
 export interface PeriodWindow {
@@ -64,25 +67,31 @@ export class PeriodAnalyticsRepository {
 
   /**
    * The window of a period in a time zone: from the local midnight `days − 1` days before
-   * today up to now; the previous window is as long and ends where this one starts. The
-   * database's clock is the one the rows were stamped with.
+   * today up to now; the previous window ends where this one starts and is as long, rounded
+   * out to the quarter-hour (the rollups' step). The database's clock is the one the rows were
+   * stamped with.
    */
   async window(period: AnalyticsPeriod, timeZone: string): Promise<PeriodWindow> {
     try {
-      const { rows } = await this.pool.query<{ first_day: string; from_ts: Date; to_ts: Date }>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS first_day, (d::timestamp AT TIME ZONE $1) AS from_ts, now() AS to_ts
-         FROM (SELECT (now() AT TIME ZONE $1)::date - ($2::int - 1) AS d) x`,
+      const { rows } = await this.pool.query<{
+        first_day: string;
+        from_ts: Date;
+        to_ts: Date;
+        previous_ts: Date;
+      }>(
+        `SELECT first_day, from_ts, to_ts, "email_quarter"(from_ts - (to_ts - from_ts)) AS previous_ts
+         FROM (SELECT to_char(d, 'YYYY-MM-DD') AS first_day, (d::timestamp AT TIME ZONE $1) AS from_ts, now() AS to_ts
+               FROM (SELECT (now() AT TIME ZONE $1)::date - ($2::int - 1) AS d) x) w`,
         [timeZone, ANALYTICS_PERIOD_DAYS[period]],
       );
-      const r = rows[0] as { first_day: string; from_ts: Date; to_ts: Date };
-      const span = r.to_ts.getTime() - r.from_ts.getTime();
+      const r = rows[0] as { first_day: string; from_ts: Date; to_ts: Date; previous_ts: Date };
       return {
         period,
         timeZone,
         firstDay: r.first_day,
         from: r.from_ts,
         to: r.to_ts,
-        previousFrom: new Date(r.from_ts.getTime() - span),
+        previousFrom: r.previous_ts,
       };
     } catch (err) {
       if (isUnknownTimeZone(err)) throw badRequest(`Unknown time zone '${timeZone}'`);
@@ -92,39 +101,33 @@ export class PeriodAnalyticsRepository {
 
   /**
    * The mails sent in the current and previous windows, per campaign, and the current
-   * window's mails per bucket. The campaigns are found through their sends (a mail is sent
-   * while its send runs), so only their tracking rows are read, through the campaign index.
+   * window's mails per bucket: the mail rollup's quarters in the two windows, summed per
+   * campaign and local day.
    */
   async periodData(w: PeriodWindow, includeTest = false): Promise<PeriodData> {
-    const { rows } = await this.pool.query<
-      CountsRow & {
-        campaign_id: string;
-        day: string;
-        current: boolean;
-        first_sent: Date;
-      }
-    >(
-      `WITH relevant AS (
-         SELECT DISTINCT s."campaign_id"::text AS id FROM "email_campaign_sends" s
-         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1 ${liveSends(includeTest)}
-       )
-       SELECT t."campaign_id", to_char((t."sent_at" AT TIME ZONE $4)::date, 'YYYY-MM-DD') AS day,
-              t."sent_at" >= $3 AS current, min(t."sent_at") AS first_sent, ${COUNTS}
-       FROM "email_tracking" t
-       WHERE t."campaign_id" IN (SELECT id FROM relevant) AND t."sent_at" >= $1 AND t."sent_at" < $2
-         ${liveOnly(includeTest)}
-       GROUP BY 1, 2, 3`,
-      [w.previousFrom, w.to, w.from, w.timeZone],
+    const day = sql<string>`to_char((${sql.ref('r.quarter')} AT TIME ZONE ${w.timeZone})::date, 'YYYY-MM-DD')`;
+    const current = sql<boolean>`${sql.ref('r.quarter')} >= ${w.from}`;
+    const found = await rows(
+      this.pool,
+      mailRollup(includeTest)
+        .select((eb) => [
+          'r.campaign_id',
+          day.as('day'),
+          current.as('current'),
+          eb.fn.min('r.first_sent_at').as('first_sent'),
+          ...mailCounts(),
+        ])
+        .where('r.quarter', '>=', w.previousFrom)
+        .where('r.quarter', '<', w.to)
+        .groupBy([sql`1`, sql`2`, sql`3`]),
     );
-    const ids = [...new Set(rows.map((r) => Number(r.campaign_id)))].filter(Number.isInteger);
-    const { rows: names } = await this.pool.query<{
-      id: number;
-      name: string;
-      kind: MailingKind;
-      status: CampaignStatus;
-    }>(
-      `SELECT c."id", c."name", ${KIND} AS kind, c."status"::text AS status FROM "email_campaigns" c WHERE c."id" = ANY($1::int[])`,
-      [ids],
+    const ids = [...new Set(found.map((r) => r.campaign_id))];
+    const names = await rows(
+      this.pool,
+      db
+        .selectFrom('email_campaigns as c')
+        .select(['c.id', 'c.name', KIND.as('kind'), sql<CampaignStatus>`c."status"::text`.as('status')])
+        .where((eb) => eb('c.id', '=', eb.fn.any(eb.val(ids)))),
     );
     const byId = new Map<number, PeriodCampaign>();
     for (const n of names)
@@ -138,14 +141,14 @@ export class PeriodAnalyticsRepository {
         previous: { ...NO_MAIL },
       });
     const sentByBucket = new Array<number>(ANALYTICS_PERIOD_DAYS[w.period] / bucketDaysOf(w.period)).fill(0);
-    for (const r of rows) {
-      const c = byId.get(Number(r.campaign_id));
+    for (const r of found) {
+      const c = byId.get(r.campaign_id);
       if (!c) continue;
       const counts = countsOf(r);
       const into = r.current ? c.current : c.previous;
       for (const k of Object.keys(counts) as Array<keyof MailCounts>) into[k] += counts[k];
       if (r.current) {
-        if (!c.firstSentAt || r.first_sent < c.firstSentAt) c.firstSentAt = r.first_sent;
+        if (r.first_sent && (!c.firstSentAt || r.first_sent < c.firstSentAt)) c.firstSentAt = r.first_sent;
         const i = bucketIndex(w.firstDay, r.day, w.period);
         if (i >= 0) sentByBucket[i] = (sentByBucket[i] ?? 0) + counts.sent;
       }
@@ -154,50 +157,32 @@ export class PeriodAnalyticsRepository {
   }
 
   /**
-   * What happened in each bucket of the current window, from the events: mails opened by a
-   * person, fetched by a proxy, clicked (distinct mails per bucket); mails that bounced or
-   * unsubscribed, each once, in the bucket of the moment they did (their tracking row's time,
-   * found through the event written with it).
+   * What happened in each bucket of the current window, from the activity rollup: mails first
+   * opened by a person, first fetched by a proxy, first clicked, bounced and unsubscribed, each
+   * mail once per kind, in the bucket of the moment it did (ADR 0067).
    */
   async activity(
     w: PeriodWindow,
     includeTest = false,
   ): Promise<Map<number, Omit<TrendPoint, 'date' | 'sent'>>> {
-    // One pass over the window's events: each event gives one fact (what, when, which mail);
-    // DISTINCT keeps one per mail and bucket (hashed, no sort), then they are counted.
-    const { rows } = await this.pool.query<{ bucket: number; kind: string; n: number }>(
-      `SELECT bucket, kind, count(*)::int AS n FROM (
-         SELECT DISTINCT ((f.at AT TIME ZONE $3)::date - $4::date) / $5::int AS bucket, f.kind, e."tracking_id"
-         FROM "email_events" e
-         JOIN "email_tracking" t ON t."tracking_id" = e."tracking_id" ${liveOnly(includeTest)}
-         JOIN "email_campaigns" c ON c."id"::text = t."campaign_id"
-         CROSS JOIN LATERAL (
-           SELECT CASE e."event_type"
-                    WHEN 'click' THEN 'clicks'
-                    WHEN 'open' THEN CASE WHEN e."proxy" IS NULL THEN 'opens' ELSE 'proxyOpens' END
-                    WHEN 'unsubscribe' THEN 'unsubscribes'
-                    ELSE 'bounces' END AS kind,
-                  CASE e."event_type"
-                    WHEN 'unsubscribe' THEN t."unsubscribed_at"
-                    WHEN 'bounce' THEN t."bounced_at"
-                    WHEN 'soft_bounce' THEN t."bounced_at"
-                    ELSE e."timestamp" END AS at
-         ) f
-         WHERE e."timestamp" >= $1 AND e."timestamp" < $2
-           AND e."event_type" IN ('open', 'click', 'bounce', 'soft_bounce', 'unsubscribe')
-           AND f.at >= $1 AND f.at < $2
-       ) x GROUP BY 1, 2`,
-      [w.from, w.to, w.timeZone, w.firstDay, bucketDaysOf(w.period)],
+    const bucket = sql<number>`((${sql.ref('r.quarter')} AT TIME ZONE ${w.timeZone})::date - ${w.firstDay}::date) / ${bucketDaysOf(w.period)}::int`;
+    const found = await rows(
+      this.pool,
+      activityRollup(includeTest)
+        .select([
+          bucket.as('bucket'),
+          total('opens').as('opens'),
+          total('proxy_opens').as('proxyOpens'),
+          total('clicks').as('clicks'),
+          total('bounces').as('bounces'),
+          total('unsubscribes').as('unsubscribes'),
+        ])
+        .where('r.quarter', '>=', w.from)
+        .where('r.quarter', '<', w.to)
+        .groupBy(sql`1`),
     );
     const out = new Map<number, Omit<TrendPoint, 'date' | 'sent'>>();
-    for (const r of rows) {
-      let p = out.get(r.bucket);
-      if (!p) {
-        p = { opens: 0, proxyOpens: 0, clicks: 0, bounces: 0, unsubscribes: 0 };
-        out.set(r.bucket, p);
-      }
-      p[r.kind as keyof typeof p] = r.n;
-    }
+    for (const { bucket: i, ...point } of found) out.set(i, point);
     return out;
   }
 
@@ -207,40 +192,43 @@ export class PeriodAnalyticsRepository {
     limit: number,
     includeTest = false,
   ): Promise<{ rows: SegmentRow[]; truncated: boolean }> {
-    const { rows } = await this.pool.query<{
-      id: number;
-      name: string;
-      contact_count: string;
-      unsubscribed_count: string;
-      bounced_count: string;
-      sent: number | null;
-      delivered: number | null;
-      engaged: number | null;
-    }>(
-      `WITH relevant AS (
-         SELECT DISTINCT s."campaign_id"::text AS id FROM "email_campaign_sends" s
-         WHERE s."started_at" < $2 AND coalesce(s."finished_at", 'infinity') >= $1 ${liveSends(includeTest)}
-       ), mails AS (
-         SELECT ct."address_book_id",
-                count(*)::int AS sent,
-                count(*) FILTER (WHERE t."bounced_at" IS NULL)::int AS delivered,
-                count(*) FILTER (WHERE t."bounced_at" IS NULL AND (t."opened_at" IS NOT NULL OR t."clicked_at" IS NOT NULL))::int AS engaged
-         FROM "email_tracking" t
-         -- A campaign mail's contact_id is its recipient's contact id (a bigint) as text, or null.
-         JOIN "email_contacts" ct ON ct."id" = t."contact_id"::bigint
-         WHERE t."campaign_id" IN (SELECT id FROM relevant) AND t."sent_at" >= $1 AND t."sent_at" < $2
-           ${liveOnly(includeTest)}
-         GROUP BY 1
-       )
-       SELECT b.*, m.sent, m.delivered, m.engaged
-       FROM (${BOOK_SELECT}) b LEFT JOIN mails m ON m."address_book_id" = b."id"
-       ORDER BY coalesce(m.sent, 0) DESC, b."contact_count" DESC, b."id"
-       LIMIT $3`,
-      [w.from, w.to, limit + 1],
+    const found = await rows(
+      this.pool,
+      db
+        .with('m', () =>
+          mailRollup(includeTest)
+            .select([
+              'r.address_book_id',
+              total('sent').as('sent'),
+              sql<number>`(coalesce(sum(${sql.ref('r.sent')}), 0) - coalesce(sum(${sql.ref('r.bounced')}), 0))::int`.as(
+                'delivered',
+              ),
+              total('engaged_delivered').as('engaged'),
+            ])
+            .where('r.quarter', '>=', w.from)
+            .where('r.quarter', '<', w.to)
+            .groupBy('r.address_book_id'),
+        )
+        .selectFrom(selectBooks().as('b'))
+        .leftJoin('m', 'm.address_book_id', 'b.id')
+        .select([
+          'b.id',
+          'b.name',
+          'b.contact_count',
+          'b.unsubscribed_count',
+          'b.bounced_count',
+          'm.sent',
+          'm.delivered',
+          'm.engaged',
+        ])
+        .orderBy(sql`coalesce(m."sent", 0)`, 'desc')
+        .orderBy(sql`b."contact_count"`, 'desc')
+        .orderBy('b.id')
+        .limit(limit + 1),
     );
     return {
-      truncated: rows.length > limit,
-      rows: rows.slice(0, limit).map((r) => ({
+      truncated: found.length > limit,
+      rows: found.slice(0, limit).map((r) => ({
         addressBookId: r.id,
         name: r.name,
         size: Number(r.contact_count),

@@ -33,7 +33,15 @@ export const companyKey = (company: Expression<string | null>) => sql<string>`lo
 const activeContacts = () =>
   db
     .selectFrom('email_contacts as c')
-    .select(['c.id', 'c.email', 'c.email_key', 'c.first_name', 'c.last_name', 'c.company'])
+    .select([
+      'c.id',
+      'c.email',
+      'c.email_key',
+      'c.first_name',
+      'c.last_name',
+      'c.company',
+      'c.address_book_id',
+    ])
     .where('c.status', '=', sql.lit('active'));
 
 /**
@@ -57,7 +65,15 @@ function liveRecipients(a: Audience) {
   return db
     .selectFrom(union.as('u'))
     .distinctOn('u.email_key')
-    .select(['u.id', 'u.email', 'u.email_key', 'u.first_name', 'u.last_name', 'u.company'])
+    .select([
+      'u.id',
+      'u.email',
+      'u.email_key',
+      'u.first_name',
+      'u.last_name',
+      'u.company',
+      'u.address_book_id',
+    ])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -165,17 +181,22 @@ function testRecipients(addresses: string[]) {
       sql<string | null>`NULL::text`.as('first_name'),
       sql<string | null>`NULL::text`.as('last_name'),
       sql<string | null>`NULL::text`.as('company'),
+      sql<number | null>`NULL::integer`.as('address_book_id'),
     ]);
 }
 
 /** The rows a send's recipients are written from: a live recipient's, or a test address's (no contact). */
 type LiveRow = Row<ReturnType<typeof liveRecipients>>;
-type RecipientSource = Omit<LiveRow, 'id'> & { id: LiveRow['id'] | null };
+type RecipientSource = Omit<LiveRow, 'id' | 'address_book_id'> & {
+  id: LiveRow['id'] | null;
+  address_book_id: LiveRow['address_book_id'] | null;
+};
 
 /**
  * Writes a send's recipients from `source` (one row per address) and their tracking rows in
- * one statement: the rows just written feed the tracking insert without being read back. The
- * two sorts of 100,000 rows stay in memory. Returns how many recipients were written.
+ * one statement: the source, with each recipient's tracking id, is read once (materialized)
+ * and feeds both inserts; a tracking row keeps its contact's book (analytics' segments). The
+ * sorts of 100,000 rows stay in memory. Returns how many recipients were written.
  */
 async function writeRecipients(
   client: pg.PoolClient,
@@ -190,6 +211,10 @@ async function writeRecipients(
   return execute(
     client,
     db
+      .with(
+        (cte) => cte('l').materialized(),
+        (qc) => qc.selectFrom(source.as('s')).selectAll('s').select(TRACKING_ID.as('tracking_id')),
+      )
       .with('r', (qc) =>
         qc
           .insertInto('email_campaign_recipients')
@@ -205,7 +230,7 @@ async function writeRecipients(
           ])
           .expression(
             qc
-              .selectFrom(source.as('l'))
+              .selectFrom('l')
               .select((eb) => [
                 eb.val(sendId).as('send_id'),
                 'l.id',
@@ -214,23 +239,23 @@ async function writeRecipients(
                 'l.first_name',
                 'l.last_name',
                 'l.company',
-                TRACKING_ID.as('tracking_id'),
+                'l.tracking_id',
               ])
               .orderBy('l.id'),
-          )
-          .returning(['tracking_id', 'contact_id', 'email_key']),
+          ),
       )
       .insertInto('email_tracking')
-      .columns(['tracking_id', 'campaign_id', 'contact_id', 'email', 'test_mode'])
+      .columns(['tracking_id', 'campaign_id', 'contact_id', 'email', 'test_mode', 'address_book_id'])
       .expression((eb) =>
         eb
-          .selectFrom('r')
+          .selectFrom('l')
           .select((s) => [
-            'r.tracking_id',
+            'l.tracking_id',
             s.val(String(campaignId)).as('campaign_id'),
-            s.cast<string>('r.contact_id', 'text').as('contact_id'),
-            'r.email_key',
+            s.cast<string>('l.id', 'text').as('contact_id'),
+            'l.email_key',
             s.val(testMode).as('test_mode'),
+            'l.address_book_id',
           ]),
       ),
   );
