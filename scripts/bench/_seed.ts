@@ -8,7 +8,12 @@ import { type Platform, startPlatform } from '../lib/platform.ts';
  * `pnpm start --distributed` with a bench admin, signed in, and a small pool on the email
  * service's own database (for benches that seed it in bulk or count what it stored).
  */
-export async function startWithEmailDatabase(): Promise<{ platform: Platform; db: pg.Pool; cookie: string }> {
+export async function startWithEmailDatabase(): Promise<{
+  platform: Platform;
+  db: pg.Pool;
+  cookie: string;
+  databaseUrl: string;
+}> {
   const email = 'bench-admin@parley.test';
   const password = 'bench admin password';
   const pgPort = await freePort();
@@ -22,12 +27,10 @@ export async function startWithEmailDatabase(): Promise<{ platform: Platform; db
       LOG_LEVEL: 'error',
     },
   });
-  const db = new pg.Pool({
-    connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/parley_email`,
-    max: 2,
-  });
+  const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${pgPort}/parley_email`;
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   try {
-    return { platform, db, cookie: await signInCookie(platform.url, email, password) };
+    return { platform, db, cookie: await signInCookie(platform.url, email, password), databaseUrl };
   } catch (err) {
     await db.end();
     await platform.stop();

@@ -1,25 +1,38 @@
 /**
  * Email analytics at scale, through the gateway, against `pnpm start --distributed`: a year
- * of campaigns (CAMPAIGNS × MAILS tracking rows, default 25 × 40,000 = 1,000,000) to the
+ * of campaigns (CAMPAIGNS × MAILS tracking rows, default 25 × 400,000 = 10,000,000) to the
  * contacts of four address books, with the events a real audience leaves (human and proxy
- * opens, clicks, bounces, unsubscribes: about a quarter of a million), written straight
- * into the email service's database. Then each analytics call an admin's screens make is
- * timed (the best of RUNS, and the first, cold one): the overview, advanced analytics for
- * 7d, 30d, 90d and 1y, the campaign comparison and one engagement report.
- * Target: every call answers 200, and in ≤ 2 s (its best run).
+ * opens, clicks, bounces, unsubscribes: about 3.1 million), written straight into the email
+ * service's database with the rollup triggers off, then the rollups built by the operator's
+ * command (`pnpm --filter @parley/email rollups:rebuild`, timed). Then each analytics call an
+ * admin's screens make is timed RUNS times (the first is cold): the overview, advanced
+ * analytics for 7d, 30d, 90d and 1y, the campaign comparison, deliverability and one
+ * engagement report; and how soon an open through the gateway shows in the overview.
+ * Targets: every call answers 200, its p95 ≤ 300 ms; an open shows ≤ 2 s after its hit.
  * Exits non-zero when a target is missed.
  */
 
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from '../lib/paths.ts';
 import { startWithEmailDatabase } from './_seed.ts';
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 25);
-const MAILS = Number(process.env.BENCH_MAILS ?? 40_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const TARGET_MS = 2000;
-const { platform, db, cookie } = await startWithEmailDatabase();
+const MAILS = Number(process.env.BENCH_MAILS ?? 400_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const TARGET_MS = 300;
+const FRESH_TARGET_MS = 2000;
+const ROLLUP_TRIGGERS = [
+  'email_tracking_rollups_insert',
+  'email_tracking_rollups_update',
+  'email_tracking_rollups_delete',
+];
+const { platform, db, cookie, databaseUrl } = await startWithEmailDatabase();
 let failed = true;
 try {
   const seedStart = performance.now();
+  // Raw rows first, rollups after (one pass, as an operator's rebuild would).
+  for (const trigger of ROLLUP_TRIGGERS)
+    await db.query(`ALTER TABLE "email_tracking" DISABLE TRIGGER "${trigger}"`);
   // Four books of MAILS / 4 contacts each; every campaign goes to all of them.
   const { rows: books } = await db.query<{ id: number }>(
     `INSERT INTO "address_books" ("name") SELECT 'Bench book ' || g FROM generate_series(1, 4) g RETURNING "id"`,
@@ -48,14 +61,15 @@ try {
   );
   // One tracking row per mail; a deterministic spread of what readers did with it.
   await db.query(
-    `INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "email", "status", "sent_at",
-       "delivered_at", "opened_at", "open_count", "proxy_open_count", "clicked_at", "click_count",
-       "bounced_at", "unsubscribed_at")
-     SELECT 'bench-' || c."id" || '-' || ct."id", c."id"::text, ct."id"::text, ct."email", 'sent', s.at,
+    `INSERT INTO "email_tracking" ("tracking_id", "campaign_id", "contact_id", "address_book_id", "email", "status",
+       "sent_at", "delivered_at", "opened_at", "open_count", "proxy_open_count", "proxy_opened_at", "clicked_at",
+       "click_count", "bounced_at", "unsubscribed_at")
+     SELECT 'bench-' || c."id" || '-' || ct."id", c."id"::text, ct."id"::text, ct."address_book_id", ct."email", 'sent', s.at,
             CASE WHEN r.v >= 0.01 THEN s.at END,
             CASE WHEN r.v BETWEEN 0.05 AND 0.25 THEN s.at + interval '3 hours' END,
             CASE WHEN r.v BETWEEN 0.05 AND 0.25 THEN 1 ELSE 0 END,
             CASE WHEN r.v > 0.25 AND r.v <= 0.29 THEN 1 ELSE 0 END,
+            CASE WHEN r.v > 0.25 AND r.v <= 0.29 THEN s.at + interval '5 minutes' END,
             CASE WHEN r.v BETWEEN 0.05 AND 0.11 THEN s.at + interval '4 hours' END,
             CASE WHEN r.v BETWEEN 0.05 AND 0.11 THEN 1 ELSE 0 END,
             CASE WHEN r.v < 0.01 THEN s.at + interval '1 minute' END,
@@ -80,14 +94,29 @@ try {
      ) AS e(type, proxy, at)
      WHERE t."tracking_id" LIKE 'bench-%' AND e.at IS NOT NULL`,
   );
+  for (const trigger of ROLLUP_TRIGGERS)
+    await db.query(`ALTER TABLE "email_tracking" ENABLE TRIGGER "${trigger}"`);
   await db.query('ANALYZE');
+  const seedMs = performance.now() - seedStart;
+  const rebuildStart = performance.now();
+  const rebuild = spawnSync('pnpm', ['--filter', '@parley/email', '-s', 'rollups:rebuild'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+    encoding: 'utf8',
+  });
+  if (rebuild.status !== 0)
+    throw new Error(`the rollups' rebuild failed: ${rebuild.stderr}${rebuild.stdout}`);
+  const rebuildMs = performance.now() - rebuildStart;
+  await db.query('ANALYZE "email_rollup_mail", "email_rollup_activity"');
   const {
     rows: [counts],
-  } = await db.query<{ tracking: string; events: string }>(
-    `SELECT (SELECT count(*) FROM "email_tracking") AS tracking, (SELECT count(*) FROM "email_events") AS events`,
+  } = await db.query<{ tracking: string; events: string; mail_rows: string; activity_rows: string }>(
+    `SELECT (SELECT count(*) FROM "email_tracking") AS tracking, (SELECT count(*) FROM "email_events") AS events,
+            (SELECT count(*) FROM "email_rollup_mail") AS mail_rows, (SELECT count(*) FROM "email_rollup_activity") AS activity_rows`,
   );
+  const n = (v: unknown) => Number(v).toLocaleString('en');
   console.log(
-    `seeded ${Number(counts?.tracking).toLocaleString('en')} tracking rows and ${Number(counts?.events).toLocaleString('en')} events in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    `seeded ${n(counts?.tracking)} tracking rows and ${n(counts?.events)} events in ${(seedMs / 1000).toFixed(1)} s; rollups rebuilt by the command in ${(rebuildMs / 1000).toFixed(1)} s (${n(counts?.mail_rows)} mail rows, ${n(counts?.activity_rows)} activity rows)`,
   );
 
   const base = platform.url;
@@ -101,9 +130,12 @@ try {
       `/api/admin/email/advanced-analytics?period=${p}&tz=UTC`,
     ]),
     ['comparison 1y', '/api/admin/email/campaign-comparison?period=1y&tz=UTC'],
+    ['deliverability', '/api/admin/email/deliverability'],
     ['engagement report', `/api/admin/email/campaigns/${newest?.id}/engagement-report`],
   ];
   const rows: Array<Record<string, string | number>> = [];
+  const quantile = (xs: number[], q: number) =>
+    [...xs].sort((x, y) => x - y)[Math.ceil(q * xs.length) - 1] ?? 0;
   let ok = true;
   for (const [name, path] of calls) {
     const times: number[] = [];
@@ -116,19 +148,54 @@ try {
       // The first answer that was not 200 is kept: one failed run fails the call.
       if (status === 0 || status === 200) status = r.status;
     }
-    const best = Math.min(...times);
-    const pass = status === 200 && best <= TARGET_MS;
+    const p95 = quantile(times, 0.95);
+    const pass = status === 200 && p95 <= TARGET_MS;
     ok &&= pass;
     rows.push({
       call: name,
       status,
       first_ms: Math.round(times[0] ?? 0),
-      best_ms: Math.round(best),
+      p50_ms: Math.round(quantile(times, 0.5)),
+      p95_ms: Math.round(p95),
       result: pass ? 'PASS' : 'FAIL',
     });
   }
   console.table(rows);
-  console.log(`target: every call 200 and its best run ≤ ${TARGET_MS} ms: ${ok ? 'PASS' : 'FAIL'}`);
+  console.log(`target: every call 200 and its p95 of ${RUNS} ≤ ${TARGET_MS} ms: ${ok ? 'PASS' : 'FAIL'}`);
+
+  // Freshness: an open through the gateway, then the overview asked until it counts it.
+  const fresh: number[] = [];
+  const { rows: unopened } = await db.query<{ tracking_id: string }>(
+    `SELECT "tracking_id" FROM "email_tracking" WHERE "campaign_id" = $1 AND "opened_at" IS NULL
+       AND "proxy_open_count" = 0 AND "bounced_at" IS NULL LIMIT 5`,
+    [String(newest?.id)],
+  );
+  const opened = async () =>
+    (
+      (await (await fetch(`${base}/api/admin/email/analytics`, { headers: { cookie } })).json()) as {
+        totalOpened: number;
+      }
+    ).totalOpened;
+  for (const { tracking_id } of unopened) {
+    const before = await opened();
+    const t0 = performance.now();
+    const hit = await fetch(`${base}/api/track/open/${tracking_id}`, {
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+      },
+    });
+    await hit.arrayBuffer();
+    while ((await opened()) === before && performance.now() - t0 < 10_000)
+      await new Promise((r) => setTimeout(r, 25));
+    fresh.push(performance.now() - t0);
+  }
+  const worstFresh = Math.max(...fresh);
+  const freshOk = fresh.length === 5 && worstFresh <= FRESH_TARGET_MS;
+  console.log(
+    `an open shows in the overview ${fresh.map((ms) => Math.round(ms)).join(', ')} ms after its hit (target ≤ ${FRESH_TARGET_MS} ms): ${freshOk ? 'PASS' : 'FAIL'}`,
+  );
+  ok &&= freshOk;
   failed = !ok;
 } finally {
   await db.end();

@@ -203,9 +203,10 @@ export type MetricChanges = Static<typeof MetricChanges>;
 
 /**
  * What happened in one bucket (a local day; a week of 7 days for 1y, labelled by its first
- * day). sent: mails accepted that day. opens / proxyOpens / clicks: mails with at least one
- * such event in the bucket (a mail opened on two days counts on both). bounces /
- * unsubscribes: mails that bounced / unsubscribed then (each mail once).
+ * day). sent: mails accepted that day. opens / proxyOpens / clicks: mails first opened by a
+ * person / first fetched by a privacy proxy / first clicked in the bucket (a mail opened on two
+ * days counts on the first, so the buckets add up to unique counts). bounces / unsubscribes:
+ * mails that bounced / unsubscribed then (each mail once).
  */
 export const TrendPoint = Type.Object({
   date: IsoDate,

@@ -228,6 +228,9 @@ function Overview({ a }: { a: AdvancedAnalyticsResponse }) {
         <p className="mt-1 text-sm text-slate-300" data-testid="trend-summary">
           {trendSummary(a)}
         </p>
+        <p className="mt-1 text-xs text-slate-400">
+          Each mail counts once per kind, on the {a.bucket === 'week' ? 'week' : 'day'} it first did it.
+        </p>
         {nothing ? (
           <p className="mt-1 text-sm text-slate-400">No campaign mail was sent or opened in this period.</p>
         ) : null}
