@@ -4,6 +4,19 @@ import { freePort } from '@parley/kit/local';
 import pg from 'pg';
 import { type Platform, startPlatform } from '../lib/platform.ts';
 
+/** The analytics rollups' triggers on email_tracking (ADR 0067): benches switch them off and on. */
+export const ROLLUP_TRIGGERS = [
+  'email_tracking_rollups_insert',
+  'email_tracking_rollups_update',
+  'email_tracking_rollups_delete',
+] as const;
+
+/** Switches the rollup triggers off or on (a seed written raw is rolled up by the rebuild after). */
+export async function setRollupTriggers(db: pg.Pool, on: boolean): Promise<void> {
+  for (const trigger of ROLLUP_TRIGGERS)
+    await db.query(`ALTER TABLE "email_tracking" ${on ? 'ENABLE' : 'DISABLE'} TRIGGER "${trigger}"`);
+}
+
 /**
  * `pnpm start --distributed` with a bench admin, signed in, and a small pool on the email
  * service's own database (for benches that seed it in bulk or count what it stored).

@@ -19,9 +19,16 @@
  * Each run also prints the CPU it cost (the workers', PostgreSQL's): a figure a shared, busy
  * machine disturbs far less than msgs/s.
  *
+ * BENCH_ROLLUPS=compare adds two rounds of 2 workers with the analytics rollups' triggers off
+ * and then on (docs/adr/0067-analytics-from-rollups.md): the rollups' cost to a send.
+ *
  * smtp-sink/smtp-source come from `scripts/tools.sh --postfix` (.tools/postfix).
  * BENCH_RECIPIENTS (default 100000), BENCH_SOURCE_MESSAGES (default 20000); BENCH_WORKER_NODE_ARGS
  * adds Node options to the worker processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * BENCH_SOURCE_MESSAGES=0 leaves smtp-source (and its ratio) out, BENCH_SEND_ONE_WORKER=0 the
+ * 1-worker run, BENCH_SEND_LOGS=0 the delivery log and Sent mail (`pnpm bench scale` runs the
+ * 2-worker send alone). Each run also gives the workers' peak RSS; the last line,
+ * `BENCH_RESULT {…}`, carries the figures `pnpm bench scale` reads.
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -34,7 +41,9 @@ import { freePort, startEmbeddedPostgres, startNatsServer, withDatabase } from '
 import pg from 'pg';
 import { emailService } from '../../services/email/src/service.ts';
 import { repoRoot } from '../lib/paths.ts';
+import { rssWatch } from './_audience.ts';
 import { cpuSeconds, parentOf, serverCpuSeconds } from './_cpu.ts';
+import { setRollupTriggers } from './_seed.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const NEWSLETTER = process.argv.includes('--newsletter');
@@ -221,6 +230,8 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       launch = () => call('POST', `/api/admin/email/campaigns/${campaignId}/send`, { confirmSend: true });
     }
     const before = sink.count();
+    const watches = procs.map((p) => rssWatch(p.pid as number));
+    const workerCpu0 = procs.reduce((sum, p) => sum + cpuSeconds(p.pid as number), 0);
     const pgCpu0 = serverCpuSeconds(postmaster);
     const t0 = performance.now();
     await launch();
@@ -244,6 +255,8 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
     // processes since their start (start-up included), PostgreSQL since the launch.
     const workerCpu = procs.reduce((sum, p) => sum + cpuSeconds(p.pid as number), 0);
     const pgCpu = serverCpuSeconds(postmaster) - pgCpu0;
+    // The largest worker's peak resident memory over the send.
+    const peakRssMb = Math.max(...watches.map((w) => w.stop().peakMb));
     for (const p of procs) {
       p.kill('SIGTERM');
       await new Promise((r) => p.once('exit', r));
@@ -257,7 +270,10 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       received,
       outcome: outcome.rows,
       workerCpu,
+      /** The workers' CPU from the launch on (without their start-up). */
+      workerCpuSend: workerCpu - workerCpu0,
       pgCpu,
+      peakRssMb,
     };
   };
 
@@ -275,6 +291,7 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   };
 
   async function measureLogs(campaignId: number): Promise<void> {
+    if (process.env.BENCH_SEND_LOGS === '0') return;
     await db.query(
       `UPDATE "email_tracking" SET
          "opened_at" = CASE WHEN abs(hashtext("tracking_id")) % 10 = 0 THEN now() END,
@@ -324,17 +341,19 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
       );
   }
 
-  const one = await runWith(1);
-  // Tracking rows are updated in place (HOT) when their page has room (fillfactor 50).
-  const hot = await db.query<{ upd: string; hot: string }>(
-    `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'email_tracking'`,
-  );
-  console.log(
-    `${LABEL}: tracking-row updates kept in place (HOT): ${hot.rows[0]?.hot} of ${hot.rows[0]?.upd}`,
-  );
-  console.log(
-    `${LABEL}: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (launch ${one.launchSeconds.toFixed(1)} s; sink got ${one.received}; ${JSON.stringify(one.outcome)}; CPU: worker ${one.workerCpu.toFixed(1)} s, PostgreSQL ${one.pgCpu.toFixed(1)} s)`,
-  );
+  const one = process.env.BENCH_SEND_ONE_WORKER === '0' ? null : await runWith(1);
+  if (one) {
+    // Tracking rows are updated in place (HOT) when their page has room (fillfactor 50).
+    const hot = await db.query<{ upd: string; hot: string }>(
+      `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'email_tracking'`,
+    );
+    console.log(
+      `${LABEL}: tracking-row updates kept in place (HOT): ${hot.rows[0]?.hot} of ${hot.rows[0]?.upd}`,
+    );
+    console.log(
+      `${LABEL}: 1 worker  ${RECIPIENTS} recipients in ${one.seconds.toFixed(1)} s = ${one.rate.toFixed(0)} msgs/s (launch ${one.launchSeconds.toFixed(1)} s; sink got ${one.received}; ${JSON.stringify(one.outcome)}; CPU: worker ${one.workerCpu.toFixed(1)} s, PostgreSQL ${one.pgCpu.toFixed(1)} s)`,
+    );
+  }
   const two = await runWith(2);
   console.log(
     `${LABEL}: 2 workers ${RECIPIENTS} recipients in ${two.seconds.toFixed(1)} s = ${two.rate.toFixed(0)} msgs/s (launch ${two.launchSeconds.toFixed(1)} s; sink got ${two.received}; ${JSON.stringify(two.outcome)}; CPU: workers ${two.workerCpu.toFixed(1)} s, PostgreSQL ${two.pgCpu.toFixed(1)} s)`,
@@ -345,31 +364,55 @@ ${'<p>Voice agents that sound human, work all night and never put a caller on ho
   // page, a deep page, filtered pages and the full CSV export through the API, median of 3.
   if (!NEWSLETTER) await measureLogs(two.campaignId);
 
+  // The rollups' cost to a send (ADR 0067), BENCH_ROLLUPS=compare: 2 workers with the rollup
+  // triggers off, then on, twice, interleaved; PostgreSQL's CPU per mail is where they cost.
+  if (process.env.BENCH_ROLLUPS === 'compare') {
+    for (let round = 1; round <= 2; round++) {
+      const pair = [];
+      for (const on of [false, true]) {
+        await setRollupTriggers(db, on);
+        pair.push(await runWith(2));
+      }
+      const [off, on] = pair as [Awaited<ReturnType<typeof runWith>>, Awaited<ReturnType<typeof runWith>>];
+      const us = (r: typeof off) => ((r.pgCpu / RECIPIENTS) * 1e6).toFixed(0);
+      console.log(
+        `${LABEL}: rollups round ${round}: 2 workers ${off.rate.toFixed(0)} msgs/s without the triggers, ${on.rate.toFixed(0)} with (${(on.rate / off.rate).toFixed(2)}); PostgreSQL CPU ${us(off)} / ${us(on)} µs a mail; workers ${off.workerCpu.toFixed(1)} / ${on.workerCpu.toFixed(1)} s; sink got ${off.received} / ${on.received}`,
+      );
+    }
+  }
+
   // The raw limit: Postfix's own load generator into the same sink (4 KB messages, 20 sessions).
-  const before = sink.count();
-  const t0 = performance.now();
-  const srcChild = spawn(
-    join(postfix, 'usr/sbin/smtp-source'),
-    ['-l', '4000', '-m', String(SOURCE_MESSAGES), '-s', '20', `127.0.0.1:${sink.port}`],
-    { env: pfEnv, stdio: 'inherit' },
-  );
-  children.push(srcChild);
-  const srcStatus = await new Promise<number | null>((r) => srcChild.once('exit', (code) => r(code)));
-  const sourceSeconds = (performance.now() - t0) / 1000;
-  await new Promise((r) => setTimeout(r, 300));
-  const sourceReceived = sink.count() - before;
-  const sourceRate = SOURCE_MESSAGES / sourceSeconds;
+  let ratio: number | null = null;
+  if (SOURCE_MESSAGES > 0) {
+    const before = sink.count();
+    const t0 = performance.now();
+    const srcChild = spawn(
+      join(postfix, 'usr/sbin/smtp-source'),
+      ['-l', '4000', '-m', String(SOURCE_MESSAGES), '-s', '20', `127.0.0.1:${sink.port}`],
+      { env: pfEnv, stdio: 'inherit' },
+    );
+    children.push(srcChild);
+    const srcStatus = await new Promise<number | null>((r) => srcChild.once('exit', (code) => r(code)));
+    const sourceSeconds = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 300));
+    const sourceReceived = sink.count() - before;
+    const sourceRate = SOURCE_MESSAGES / sourceSeconds;
+    console.log(
+      `${LABEL}: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${srcStatus}, sink got ${sourceReceived})`,
+    );
+    ratio = two.rate / sourceRate;
+  }
   console.log(
-    `${LABEL}: smtp-source ${SOURCE_MESSAGES} messages in ${sourceSeconds.toFixed(1)} s = ${sourceRate.toFixed(0)} msgs/s (exit ${srcStatus}, sink got ${sourceReceived})`,
+    `${LABEL}: 2 workers / 1 worker = ${one ? (two.rate / one.rate).toFixed(2) : '—'}; 2 workers / smtp-source = ${ratio?.toFixed(2) ?? '—'}`,
   );
-  const ratio = two.rate / sourceRate;
+  const figures = ({ outcome: _, ...r }: Awaited<ReturnType<typeof runWith>>) => r;
   console.log(
-    `${LABEL}: 2 workers / 1 worker = ${(two.rate / one.rate).toFixed(2)}; 2 workers / smtp-source = ${ratio.toFixed(2)}`,
+    `BENCH_RESULT ${JSON.stringify({ bench: 'send', recipients: RECIPIENTS, runs: [one, two].flatMap((r) => (r ? [figures(r)] : [])) })}`,
   );
   const misses = [
     two.rate < 3000 ? `2 workers: ${two.rate.toFixed(0)} msgs/s < 3,000` : null,
-    ratio < 0.5 ? `2 workers / smtp-source ${ratio.toFixed(2)} < 0.5` : null,
-    one.received !== RECIPIENTS ? `1 worker: the sink got ${one.received}, not ${RECIPIENTS}` : null,
+    ratio !== null && ratio < 0.5 ? `2 workers / smtp-source ${ratio.toFixed(2)} < 0.5` : null,
+    one && one.received !== RECIPIENTS ? `1 worker: the sink got ${one.received}, not ${RECIPIENTS}` : null,
     two.received !== RECIPIENTS ? `2 workers: the sink got ${two.received}, not ${RECIPIENTS}` : null,
   ].filter(Boolean);
   for (const m of misses) console.log(`${LABEL}: MISSED ${m}`);
