@@ -3,6 +3,10 @@
  * mail clients hit them, against `pnpm start --distributed` (each service its own process).
  * Targets: ≥ 5,000 rps, p99 < 20 ms, and the books balance: every hit answered (200 pixel,
  * 302 redirect) is one row in email_events once the write-behind buffer has flushed.
+ * The mails are made campaign mails (a sent campaign of their own), so every batch of hits
+ * goes through the analytics rollups' triggers as a campaign's opens do (ADR 0067).
+ * BENCH_ROLLUPS=compare adds two rounds through the gateway with those triggers off, then on,
+ * with PostgreSQL's CPU per hit: the rollups' cost to tracking.
  * Exits non-zero when a target is missed.
  */
 
@@ -10,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { partOf } from '../../services/email/src/features/delivery/domain/mime.ts';
-import { startWithEmailDatabase } from './_seed.ts';
+import { parentOf, serverCpuSeconds } from './_cpu.ts';
+import { setRollupTriggers, startWithEmailDatabase } from './_seed.ts';
 
 /** Requests of the measured run (bounded by count, so every answer is in the books). */
 const amount = Number(process.env.BENCH_REQUESTS ?? 50_000);
@@ -45,6 +50,15 @@ try {
     if (!open || !click) throw new Error('no tracked pixel or link in the sent mail');
     paths.push({ open, click });
   }
+  // Campaign mail, sent: its opens and clicks count in the analytics rollups.
+  const campaign = await db.query<{ id: number }>(
+    `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "status", "sent_at", "target_address_books")
+     VALUES ('Tracking bench', 'Bench', 'Parley', 'news@bench.test', 'sent', now(), '[]') RETURNING "id"`,
+  );
+  await db.query(
+    `UPDATE "email_tracking" SET "campaign_id" = $1, "sent_at" = coalesce("sent_at", now()) WHERE "campaign_id" IS NULL`,
+    [String(campaign.rows[0]?.id)],
+  );
   const ua =
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
   // 7 opens and 3 clicks in every 10 requests, spread over the mails.
@@ -72,6 +86,25 @@ try {
   >;
   const direct = await run(Math.round(amount / 2), upstreams.EMAIL_URL);
   const r = await run(amount);
+  if (process.env.BENCH_ROLLUPS === 'compare') {
+    const backend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]
+      ?.pid as number;
+    const postmaster = parentOf(backend) as number;
+    for (let round = 1; round <= 2; round++) {
+      const figures: string[] = [];
+      for (const on of [false, true]) {
+        await setRollupTriggers(db, on);
+        const cpu0 = serverCpuSeconds(postmaster);
+        const x = await run(amount);
+        const us = ((serverCpuSeconds(postmaster) - cpu0) / x.requests.total) * 1e6;
+        figures.push(
+          `${on ? 'with' : 'without'} the triggers ${Math.round(x.requests.total / x.duration)} rps, p99 ${x.latency.p99} ms, PostgreSQL ${us.toFixed(0)} µs a hit`,
+        );
+      }
+      console.log(`rollups round ${round}: ${figures.join('; ')}`);
+    }
+    await setRollupTriggers(db, true);
+  }
   const hits = answered[200] + answered[302];
 
   // The books: wait for the buffer to flush, then count.
