@@ -124,3 +124,140 @@ export class MetricsListener {
     });
   }
 }
+
+/** One series of the fast path's request metrics: a count per duration bucket (not cumulative), sum, total. */
+interface FastSeries {
+  method: string;
+  route: string;
+  status: number;
+  statusCode: string;
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+type MetricValue = { labels: Record<string, string | number>; value: number; metricName?: string };
+type MetricData = { name: string; help: string; type: string; aggregator: string; values: MetricValue[] };
+
+/**
+ * The kit's two request metrics (http_server_request_duration_seconds and
+ * http_server_requests_total) as the fast path records them: plain numbers per series, merged
+ * with what prom-client holds for the Fastify path when a scrape reads them, so both paths still
+ * feed the same series. prom-client's own observe and inc label, validate and hash every call
+ * (the largest of the gateway's own functions in its profile, docs/benchmarks.md); a series here
+ * is found by route, then method and status, with no string built.
+ */
+export class FastRequestMetrics {
+  private readonly routes = new Map<string, FastSeries[]>();
+
+  constructor(private readonly bounds: readonly number[]) {}
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    let list = this.routes.get(route);
+    if (!list) {
+      list = [];
+      this.routes.set(route, list);
+    }
+    let series: FastSeries | undefined;
+    for (const s of list)
+      if (s.status === status && s.method === method) {
+        series = s;
+        break;
+      }
+    if (!series) {
+      series = {
+        method,
+        route,
+        status,
+        statusCode: String(status),
+        buckets: this.bounds.map(() => 0),
+        sum: 0,
+        count: 0,
+      };
+      list.push(series);
+    }
+    series.count++;
+    series.sum += seconds;
+    const bounds = this.bounds;
+    for (let i = 0; i < bounds.length; i++)
+      if (seconds <= (bounds[i] as number)) {
+        series.buckets[i] = (series.buckets[i] as number) + 1;
+        break;
+      }
+  }
+
+  *series(): Generator<FastSeries> {
+    for (const list of this.routes.values()) yield* list;
+  }
+
+  reset(): void {
+    this.routes.clear();
+  }
+
+  /**
+   * Puts this recorder behind the registry's two request metrics: each is replaced by one that
+   * reads prom-client's (public get()) and adds this recorder's series to it.
+   */
+  mergeInto(metrics: ServiceMetrics): void {
+    const { registry, httpDuration, httpRequests } = metrics;
+    const labelsOf = (s: FastSeries) => ({ method: s.method, route: s.route, status_code: s.statusCode });
+    const keyOf = (metricName: string, labels: Record<string, string | number>) =>
+      `${metricName}|${labels.method}|${labels.route}|${labels.status_code}|${labels.le ?? ''}`;
+    const merged = (data: MetricData, add: (s: FastSeries, put: (v: MetricValue) => void) => void) => {
+      const values = data.values.map((v) => ({ ...v, labels: { ...v.labels } }));
+      const index = new Map(values.map((v) => [keyOf(v.metricName ?? data.name, v.labels), v]));
+      for (const s of this.series())
+        add(s, (v) => {
+          const known = index.get(keyOf(v.metricName ?? data.name, v.labels));
+          if (known) known.value += v.value;
+          else {
+            values.push(v);
+            index.set(keyOf(v.metricName ?? data.name, v.labels), v);
+          }
+        });
+      return { ...data, values };
+    };
+    // prom-client keeps each metric's name and help as plain fields (not in its typings).
+    const about = (m: unknown) => m as { name: string; help: string };
+    const duration = {
+      name: about(httpDuration).name,
+      help: about(httpDuration).help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () =>
+        merged((await httpDuration.get()) as unknown as MetricData, (s, put) => {
+          const name = duration.name;
+          let acc = 0;
+          this.bounds.forEach((le, i) => {
+            acc += s.buckets[i] as number;
+            put({ labels: { le, ...labelsOf(s) }, value: acc, metricName: `${name}_bucket` });
+          });
+          put({ labels: { le: '+Inf', ...labelsOf(s) }, value: s.count, metricName: `${name}_bucket` });
+          put({ labels: labelsOf(s), value: s.sum, metricName: `${name}_sum` });
+          put({ labels: labelsOf(s), value: s.count, metricName: `${name}_count` });
+        }),
+      reset: () => {
+        httpDuration.reset();
+        this.reset();
+      },
+    };
+    const requests = {
+      name: about(httpRequests).name,
+      help: about(httpRequests).help,
+      type: 'counter',
+      aggregator: 'sum',
+      get: async () =>
+        merged((await httpRequests.get()) as unknown as MetricData, (s, put) =>
+          put({ labels: labelsOf(s), value: s.count }),
+        ),
+      reset: () => {
+        httpRequests.reset();
+        this.reset();
+      },
+    };
+    for (const metric of [duration, requests]) {
+      registry.removeSingleMetric(metric.name);
+      registry.registerMetric(metric as unknown as Metric);
+    }
+  }
+}

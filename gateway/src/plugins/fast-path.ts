@@ -3,11 +3,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { pipeline, type Readable } from 'node:stream';
 import { trace } from '@opentelemetry/api';
-import type { ServiceMetrics } from '@parley/kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { type Exchange, refuse } from '../exchange.ts';
+import type { FastRequestMetrics } from '../internal-metrics.ts';
 import type { ProxyReply } from '../proxy.ts';
 import { climbs, type RouteTable, type TaggedRequest } from '../route-table.ts';
 
@@ -163,12 +163,12 @@ export class RawReply implements ProxyReply {
 
 export interface FastPathOptions {
   table: RouteTable;
-  /** The kit's request metrics, which a fast answer records as the kit's hooks would. */
-  metrics: ServiceMetrics;
+  /** The kit's request metrics as a fast answer records them (internal-metrics.ts). */
+  requestMetrics: FastRequestMetrics;
   logger: Logger;
 }
 
-const plugin: FastifyPluginAsync<FastPathOptions> = async (app, { table, metrics, logger }) => {
+const plugin: FastifyPluginAsync<FastPathOptions> = async (app, { table, requestMetrics, logger }) => {
   const clientView = fastifyClientView(app);
   if (!clientView) return;
   const { admission, sendUpstream: send, securityHeaders } = app;
@@ -179,9 +179,7 @@ const plugin: FastifyPluginAsync<FastPathOptions> = async (app, { table, metrics
     finalHeaders: securityHeaders,
     answered(reply, status) {
       // What the kit's hooks record for a request that went through Fastify.
-      const labels = { method: reply.method, route: reply.route, status_code: String(status) };
-      metrics.httpDuration.observe(labels, (performance.now() - reply.started) / 1000);
-      metrics.httpRequests.inc(labels);
+      requestMetrics.record(reply.method, reply.route, status, (performance.now() - reply.started) / 1000);
       if (status >= 500) logger.warn({ reqId: reply.id, url: reply.url, statusCode: status }, 'server error');
     },
   };

@@ -15,6 +15,11 @@ export interface ServiceMetrics {
 
 let defaultsRegistered = false;
 
+/** Upper bounds (seconds) of http_server_request_duration_seconds. */
+export const HTTP_DURATION_BUCKETS: readonly number[] = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
+
 export function createServiceMetrics(
   service: string,
   sources: {
@@ -37,7 +42,7 @@ export function createServiceMetrics(
     name: 'http_server_request_duration_seconds',
     help: 'HTTP request duration',
     labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    buckets: [...HTTP_DURATION_BUCKETS],
     registers: [registry],
   });
   const httpRequests = new Counter({
