@@ -212,8 +212,8 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
   private started = false;
   private chunks: Buffer[] | null = null;
   private stream: Readable | null = null;
-  /** The answer's end-to-end headers, copied into the reply once the answer is sure. */
-  private headers: Array<[string, string | string[]]> = [];
+  /** The answer's end-to-end headers as [name, value, ...], copied into the reply once the answer is sure. */
+  private readonly headers: Array<string | string[]> = [];
   private ttl = 0;
   private status = 0;
   private attempts = 1;
@@ -256,18 +256,20 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
         length = value as string;
         continue;
       }
-      this.headers.push([name, value]);
+      this.headers.push(name, value);
     }
     const size = length === undefined ? Number.POSITIVE_INFINITY : Number(length);
     if (compressible(statusCode, h['content-type'], h['content-encoding'], h['cache-control'])) {
       // Whether or not this client gets it compressed, a shared cache must know it depends.
-      const vary = this.headers.find(([name]) => name === 'vary');
-      if (vary) vary[1] = varyOnEncoding(vary[1]);
-      else this.headers.push(['vary', 'accept-encoding']);
+      const headers = this.headers;
+      let vary = 0;
+      while (vary < headers.length && headers[vary] !== 'vary') vary += 2;
+      if (vary < headers.length) headers[vary + 1] = varyOnEncoding(headers[vary + 1] as string | string[]);
+      else headers.push('vary', 'accept-encoding');
       this.compress = this.call.encoding !== undefined && this.call.method !== 'HEAD';
     }
     if (this.call.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      if (length !== undefined && this.call.method === 'HEAD') this.headers.push(['content-length', length]);
+      if (length !== undefined && this.call.method === 'HEAD') this.headers.push('content-length', length);
       this.chunks = [];
     } else if (size <= BUFFERED_MAX || (this.ttl > 0 && size <= this.call.cacheableMax)) {
       this.chunks = [];
@@ -298,7 +300,9 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
 
   private writeHead() {
     const reply = this.reply;
-    for (const [name, value] of this.headers) reply.header(name, value);
+    const headers = this.headers;
+    for (let i = 0; i < headers.length; i += 2)
+      reply.header(headers[i] as string, headers[i + 1] as string | string[]);
     reply.code(this.status);
     // The client is still sending a body the service did not wait for: this connection
     // cannot carry another request, so it is closed after the answer.

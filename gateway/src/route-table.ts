@@ -30,6 +30,9 @@ export interface TableRoute {
   fast: boolean;
 }
 
+/** Paths whose route is remembered, per method (RouteTable.routeOf). */
+const KNOWN_PATHS_MAX = 4096;
+
 /** What rewriteUrl matched, kept on the raw request for the handlers. */
 const kRoute = Symbol('parley.route');
 export type TaggedRequest = IncomingMessage & { [kRoute]?: TableRoute | null; originalUrl?: string };
@@ -65,14 +68,31 @@ export class RouteTable {
     }
   }
 
+  /**
+   * The router's answers by method and exact path: the same path always finds the same route,
+   * and a map lookup costs a fraction of the router's slash folding, decoding and tree walk.
+   * Bounded (paths are the client's to choose): a full map starts over.
+   */
+  private readonly known = new Map<string, Map<string, TableRoute | null>>();
+
   /** The table route of a request, looked up once (the fast path's lookup is kept for Fastify's). */
   routeOf(req: TaggedRequest, url: string): TableRoute | null {
-    const known = req[kRoute];
-    if (known !== undefined) return known;
+    const tagged = req[kRoute];
+    if (tagged !== undefined) return tagged;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const q = url.indexOf('?');
-    const found = this.router.find(method as 'GET', q === -1 ? url : url.slice(0, q));
-    const route = (found?.store as TableRoute | undefined) ?? null;
+    const path = q === -1 ? url : url.slice(0, q);
+    let byPath = this.known.get(method);
+    if (!byPath) {
+      byPath = new Map();
+      this.known.set(method, byPath);
+    }
+    let route = byPath.get(path);
+    if (route === undefined) {
+      route = (this.router.find(method as 'GET', path)?.store as TableRoute | undefined) ?? null;
+      if (byPath.size >= KNOWN_PATHS_MAX) byPath.clear();
+      byPath.set(path, route);
+    }
     req[kRoute] = route;
     return route;
   }
