@@ -29,6 +29,7 @@ export async function startPlatform(
     args?: string[];
     /** Node options for the platform's own process (the gateway's, e.g. --cpu-prof). */
     nodeArgs?: string[];
+    /** Default PARLEY_PLATFORM_READY_MS, else 180 s (a busy shared machine may need more). */
     timeoutMs?: number;
   } = {},
 ): Promise<Platform> {
@@ -57,7 +58,7 @@ export async function startPlatform(
   );
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? (Number(process.env.PARLEY_PLATFORM_READY_MS) || 180_000));
   let ready = false;
   while (!ready && Date.now() < deadline && child.exitCode === null) {
     try {
@@ -66,7 +67,13 @@ export async function startPlatform(
     if (!ready) await new Promise((r) => setTimeout(r, 100));
   }
   if (!ready) {
-    child.kill('SIGKILL');
+    // SIGINT first: start.mjs stops its services and PostgreSQL; killed at once, it would leave
+    // them running (and holding this process's stdout) with no parent.
+    if (child.exitCode === null) child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    await exited;
+    clearTimeout(timer);
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw new Error(`the platform did not become ready at ${url}`);
   }
   const readyMs = Date.now() - t0;
