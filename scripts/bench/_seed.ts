@@ -2,6 +2,7 @@
 
 import { freePort } from '@parley/kit/local';
 import pg from 'pg';
+import { partOf } from '../../services/email/src/features/delivery/domain/mime.ts';
 import { type Platform, startPlatform } from '../lib/platform.ts';
 
 /** The analytics rollups' triggers on email_tracking (ADR 0067): benches switch them off and on. */
@@ -49,6 +50,40 @@ export async function startWithEmailDatabase(): Promise<{
     await platform.stop();
     throw err;
   }
+}
+
+/**
+ * Sends `count` test-tracking mails (to reader<i>@bench.test) and returns each one's signed
+ * open pixel and tracked link, taken from the sent MIME, with its tracking id.
+ */
+export async function trackedMails(
+  base: string,
+  cookie: string,
+  count: number,
+): Promise<Array<{ trackingId: string; open: string; click: string }>> {
+  const out: Array<{ trackingId: string; open: string; click: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const sent = await fetch(`${base}/api/admin/email/test-tracking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ email: `reader${i}@bench.test` }),
+    });
+    if (!sent.ok) throw new Error(`test-tracking answered ${sent.status}: ${await sent.text()}`);
+    const { id, trackingId } = (await sent.json()) as { id: string; trackingId: string };
+    const detail = (await (
+      await fetch(`${base}/api/admin/email/outbox/${id}`, { headers: { cookie } })
+    ).json()) as {
+      raw: string;
+    };
+    const html = partOf(detail.raw, 'text/html') ?? '';
+    const open = /src="https?:\/\/[^/"]+(\/api\/track\/open\/[^"]+)"/.exec(html)?.[1];
+    const click = /href="https?:\/\/[^/"]+(\/api\/track\/click\/[^"]+)"/
+      .exec(html)?.[1]
+      ?.replace(/&amp;/g, '&');
+    if (!open || !click) throw new Error('no tracked pixel or link in the sent mail');
+    out.push({ trackingId, open, click });
+  }
+  return out;
 }
 
 /** Signs in and returns the session cookie. */

@@ -13,9 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { partOf } from '../../services/email/src/features/delivery/domain/mime.ts';
 import { parentOf, serverCpuSeconds } from './_cpu.ts';
-import { setRollupTriggers, startWithEmailDatabase } from './_seed.ts';
+import { setRollupTriggers, startWithEmailDatabase, trackedMails } from './_seed.ts';
 
 /** Requests of the measured run (bounded by count, so every answer is in the books). */
 const amount = Number(process.env.BENCH_REQUESTS ?? 50_000);
@@ -25,31 +24,9 @@ const { platform, db, cookie } = await startWithEmailDatabase();
 let failed = true;
 try {
   const base = platform.url;
-  const admin = { 'content-type': 'application/json', cookie };
 
   // Real mails, each with its own signed pixel and tracked link, taken from the sent MIME.
-  const paths: Array<{ open: string; click: string }> = [];
-  for (let i = 0; i < MAILS; i++) {
-    const sent = await fetch(`${base}/api/admin/email/test-tracking`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ email: `reader${i}@bench.test` }),
-    });
-    if (!sent.ok) throw new Error(`test-tracking answered ${sent.status}: ${await sent.text()}`);
-    const { id } = (await sent.json()) as { id: string };
-    const detail = (await (
-      await fetch(`${base}/api/admin/email/outbox/${id}`, { headers: { cookie } })
-    ).json()) as {
-      raw: string;
-    };
-    const html = partOf(detail.raw, 'text/html') ?? '';
-    const open = /src="https?:\/\/[^/"]+(\/api\/track\/open\/[^"]+)"/.exec(html)?.[1];
-    const click = /href="https?:\/\/[^/"]+(\/api\/track\/click\/[^"]+)"/
-      .exec(html)?.[1]
-      ?.replace(/&amp;/g, '&');
-    if (!open || !click) throw new Error('no tracked pixel or link in the sent mail');
-    paths.push({ open, click });
-  }
+  const paths = await trackedMails(base, cookie, MAILS);
   // Campaign mail, sent: its opens and clicks count in the analytics rollups.
   const campaign = await db.query<{ id: number }>(
     `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "status", "sent_at", "target_address_books")

@@ -32,4 +32,8 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   // analytics rollups: one folded row per key (20261202000000_analytics_rollups)
   'index email_rollup_activity_folded_key',
   'index email_rollup_mail_folded_key',
+  // the engagement report's lists (20261202000100_engagement_list_indexes)
+  'index email_tracking_clicked_idx',
+  'index email_tracking_opened_idx',
+  'index email_tracking_proxy_opened_idx',
 ]);
