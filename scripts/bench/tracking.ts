@@ -29,8 +29,9 @@ try {
   const paths = await trackedMails(base, cookie, MAILS);
   // Campaign mail, sent: its opens and clicks count in the analytics rollups.
   const campaign = await db.query<{ id: number }>(
-    `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "status", "sent_at", "target_address_books")
-     VALUES ('Tracking bench', 'Bench', 'Parley', 'news@bench.test', 'sent', now(), '[]') RETURNING "id"`,
+    `INSERT INTO "email_campaigns" ("name", "subject", "from_name", "from_email", "status", "sent_at", "tracking_id",
+       "target_address_books")
+     VALUES ('Tracking bench', 'Bench', 'Parley', 'news@bench.test', 'sent', now(), 'bench-tracking', '[]') RETURNING "id"`,
   );
   await db.query(
     `UPDATE "email_tracking" SET "campaign_id" = $1, "sent_at" = coalesce("sent_at", now()) WHERE "campaign_id" IS NULL`,
