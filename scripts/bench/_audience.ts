@@ -45,12 +45,22 @@ export const HEADER = [
 
 const quote = (c: string) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
 
-/** Writes a CSV of `rows` contacts (addresses `<prefix><n>@…`), streamed; returns its size. */
-export async function writeCsv(path: string, rows: number, prefix: string): Promise<number> {
+/**
+ * Rows of these contacts per file where a benchmark imports more: an import takes one file of
+ * at most 200 MB (IMPORT_MAX_BYTES), about 1.3 million of these rows. BENCH_ROWS_PER_FILE
+ * lowers it (to try the split at small sizes).
+ */
+export const ROWS_PER_FILE = Number(process.env.BENCH_ROWS_PER_FILE) || 1_000_000;
+
+/**
+ * Writes a CSV of `rows` contacts (addresses `<prefix><n>@…`, n from `first`), streamed;
+ * returns its size.
+ */
+export async function writeCsv(path: string, rows: number, prefix: string, first = 1): Promise<number> {
   const out = createWriteStream(path);
   let bytes = 0;
   let buf = `${HEADER.join(',')}\n`;
-  for (let i = 1; i <= rows; i++) {
+  for (let i = first; i < first + rows; i++) {
     buf += `${contactRow(i, prefix).map(quote).join(',')}\n`;
     if (buf.length > 1 << 20) {
       bytes += Buffer.byteLength(buf);
