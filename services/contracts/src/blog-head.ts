@@ -1,4 +1,5 @@
 import type { BlogPost } from './blog.ts';
+import { SITE_NAME } from './web.ts';
 
 /**
  * The search and sharing metadata of a blog post page, computed once for both places that
@@ -7,7 +8,9 @@ import type { BlogPost } from './blog.ts';
  * LinkedIn, Facebook) see the post, not the site's shell. Plain data, no dependencies.
  */
 
-export const SITE_NAME = 'Parley';
+/** The site's name, defined in services/contracts/src/web.ts with what the web build and the gateway share. */
+export { SITE_NAME };
+
 const DESCRIPTION_MAX = 160;
 
 /** One <meta>: `name="…"` (description, twitter:*) or `property="…"` (og:*, article:*). */

@@ -4,7 +4,7 @@
  * renders one <PageMeta> near its top.
  */
 
-import { SITE_NAME } from '@parley/contracts/blog-head';
+import { SITE_NAME } from '@parley/contracts/web';
 import { siteOrigin } from '../../lib/origin.ts';
 
 export { SITE_NAME };
