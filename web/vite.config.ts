@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { jsBudget } from './js-budget.ts';
 
 /**
  * The web bundle. In production the gateway serves `dist/` and answers `/api` on the same
@@ -10,7 +11,7 @@ import { defineConfig } from 'vite';
 const apiTarget = process.env.PARLEY_API_URL ?? 'http://localhost:3000';
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), jsBudget()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
@@ -21,7 +22,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: true,
-    // Read by the web benchmark (initial JS of a route = its chunks and their static imports).
+    // Read by the JavaScript budget (js-budget.ts) and the web benchmark: the initial JS of a
+    // route is its chunks and their static imports.
     manifest: true,
     // The browser build: what every first visit needs (the entry and all it imports) in the one
     // entry chunk. Left to itself, rolldown split it into six chunks (React Router alone into

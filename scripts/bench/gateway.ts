@@ -21,7 +21,9 @@
  *    when each was due) at a quarter of direct's highest slots rate, on the slots route, each of
  *    the four after a paced warm-up, in the same interleaved rounds. The added p50 and p99 are
  *    the gateway's minus direct's over the pooled rounds. During the gateway's runs its
- *    event-loop delay p99 is read from its internal metrics port.
+ *    event-loop delay p99 is read from its internal metrics port. Each proxy also runs the hop
+ *    at that same rate, so its CPU per request on the two routes can be compared at one rate
+ *    (at maximum load the hop runs several times faster, with more requests per wake-up).
  * The load generator (this process, and the wrk it starts) is pinned to CPU 1 with taskset once
  * the servers are up (BENCH_LOADGEN_CPUS; empty: not pinned); the servers are not pinned.
  *
@@ -207,6 +209,9 @@ try {
   // 2. A quarter of direct's highest slots rate, paced, interleaved.
   const quarter = Math.max(1, Math.round(Math.max(...(max['slots direct'] ?? []).map((r) => r.rps)) / 4));
   const quarterRuns: Record<string, Measured[]> = {};
+  // The proxies' hop at the same rate: CPU per request on both routes with the same number of
+  // requests per second (and so per wake-up), to tell route work from rate.
+  const quarterHop: Record<string, Measured[]> = {};
   const loopP99s: number[] = [];
   for (let round = 0; round < rounds; round++)
     for (const t of targets) {
@@ -218,6 +223,13 @@ try {
       const m = await measured(t, () => paced({ url, duration, rate: quarter }));
       if (t.name === 'gateway') loopP99s.push(await loopDelayP99());
       push(quarterRuns, t.name, m);
+      if (!t.cpu) continue;
+      await paced({ url: t.base + t.hop, duration: 1, rate: quarter });
+      push(
+        quarterHop,
+        t.name,
+        await measured(t, () => paced({ url: t.base + t.hop, duration, rate: quarter })),
+      );
     }
 
   const wall = (performance.now() - wall0) / 1000;
@@ -268,6 +280,7 @@ try {
       t.name === 'direct' ? '—' : (quantile(lat, 0.5) - quantile(directQ, 0.5)).toFixed(1),
       t.name === 'direct' ? '—' : (quantile(lat, 0.99) - quantile(directQ, 0.99)).toFixed(1),
       t.cpu ? each(runs, (r) => r.proxyUs, 1) : '—',
+      t.cpu ? each(quarterHop[t.name], (r) => r.proxyUs, 1) : '—',
     ]);
   }
   const markdown = (head: string[], rows: string[][]) =>
@@ -291,7 +304,15 @@ try {
   );
   console.log(
     markdown(
-      ['run', 'p50 ms', 'p99 ms', 'added p50 ms (pooled)', 'added p99 ms (pooled)', 'proxy CPU µs/request'],
+      [
+        'run',
+        'p50 ms',
+        'p99 ms',
+        'added p50 ms (pooled)',
+        'added p99 ms (pooled)',
+        'proxy CPU µs/request',
+        'the hop at the same rate, µs/request',
+      ],
       quarterRows,
     ),
   );
@@ -307,13 +328,17 @@ try {
   const addedP50 = quantile(gwQ, 0.5) - quantile(directQ, 0.5);
   const addedP99 = quantile(gwQ, 0.99) - quantile(directQ, 0.99);
   const loopP99 = Math.max(...loopP99s);
-  const errors = [...Object.values(max), ...Object.values(quarterRuns)]
+  const errors = [...Object.values(max), ...Object.values(quarterRuns), ...Object.values(quarterHop)]
     .flat()
     .reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(
     `\nCPU µs per request, pooled: hop gateway ${gwHop.us.toFixed(1)}, bare ${bareHop.us.toFixed(1)}, nginx ${ngHop.us.toFixed(1)}; ` +
       `slots gateway ${gwSlots.us.toFixed(1)}, bare ${bareSlots.us.toFixed(1)}, nginx ${ngSlots.us.toFixed(1)}; ` +
       `slots minus hop: gateway ${(gwSlots.us - gwHop.us).toFixed(1)}, bare ${(bareSlots.us - bareHop.us).toFixed(1)}, nginx ${(ngSlots.us - ngHop.us).toFixed(1)}`,
+  );
+  const atRate = (name: string) => pooled(quarterRuns[name]).us - pooled(quarterHop[name]).us;
+  console.log(
+    `at ${quarter} requests/s on both routes, slots minus hop: gateway ${atRate('gateway').toFixed(1)}, bare ${atRate('bare').toFixed(1)}, nginx ${atRate('nginx').toFixed(1)} µs per request`,
   );
   console.log(
     `hop throughput ÷ direct, pooled (no target): gateway ${(gwHop.rps / pooled(max['hop direct']).rps).toFixed(2)}, nginx ${(ngHop.rps / pooled(max['hop direct']).rps).toFixed(2)}, bare ${(bareHop.rps / pooled(max['hop direct']).rps).toFixed(2)}`,
