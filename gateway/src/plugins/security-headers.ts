@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The same headers, for an answer written outside Fastify (plugins/fast-path.ts). */
     securityHeaders: HeaderWriter;
+    /** The same headers as a list, for an answer of this Content-Type (made once, at boot). */
+    securityHeadersFor(contentType: unknown): ReadonlyArray<readonly [string, string]>;
   }
 }
 
@@ -34,10 +36,12 @@ const plugin: FastifyPluginAsync<SecurityHeadersOptions> = async (app, opts) => 
       reply.header('content-security-policy', csp);
     done(null, payload);
   });
+  const forHtml = [...headersForAll, ['content-security-policy', csp] as const];
+  const headersFor = (type: unknown) =>
+    typeof type === 'string' && type.startsWith('text/html') ? forHtml : headersForAll;
+  app.decorate('securityHeadersFor', headersFor);
   app.decorate('securityHeaders', (headers: Record<string, string | string[] | number>) => {
-    for (const [name, value] of headersForAll) headers[name] = value;
-    const type = headers['content-type'];
-    if (typeof type === 'string' && type.startsWith('text/html')) headers['content-security-policy'] = csp;
+    for (const [name, value] of headersFor(headers['content-type'])) headers[name] = value;
   });
 };
 
