@@ -22,16 +22,18 @@
  *    the four after a paced warm-up, in the same interleaved rounds. The added p50 and p99 are
  *    the gateway's minus direct's over the pooled rounds. During the gateway's runs its
  *    event-loop delay p99 is read from its internal metrics port. Each proxy also runs the hop
- *    at that same rate, so its CPU per request on the two routes can be compared at one rate
- *    (at maximum load the hop runs several times faster, with more requests per wake-up).
+ *    at that same rate, so CPU per request can be compared at one rate, route against route and
+ *    proxy against proxy (printed, no target): at maximum load the hop runs several times faster
+ *    than the slots route, and a faster proxy faster than a slower one, and more requests per
+ *    wake-up alone lower the cost of each.
  * The load generator (this process, and the wrk it starts) is pinned to CPU 1 with taskset once
  * the servers are up (BENCH_LOADGEN_CPUS; empty: not pinned); the servers are not pinned.
  *
  * Targets, each printed with PASS or FAIL (the exit code is non-zero on any FAIL): the gateway's
- * CPU per request ≤ 1.3 × the bare proxy's on both routes (pooled over the rounds); the gateway's
- * slots throughput ≥ 0.8 of direct (pooled); added p99 at a quarter load ≤ 2 ms; the gateway's
- * event-loop delay p99 ≤ 5 ms; no answer that is not 2xx. Also printed: what else used the
- * machine meanwhile (busy CPU outside this benchmark's processes, /proc/stat).
+ * CPU per request at maximum load ≤ 1.3 × the bare proxy's on both routes (pooled over the
+ * rounds); the gateway's slots throughput ≥ 0.8 of direct (pooled); added p99 at a quarter load
+ * ≤ 2 ms; the gateway's event-loop delay p99 ≤ 5 ms; no answer that is not 2xx. Also printed:
+ * what else used the machine meanwhile (busy CPU outside this benchmark's processes, /proc/stat).
  *
  * BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway's process.
  */
@@ -337,8 +339,11 @@ try {
       `slots minus hop: gateway ${(gwSlots.us - gwHop.us).toFixed(1)}, bare ${(bareSlots.us - bareHop.us).toFixed(1)}, nginx ${(ngSlots.us - ngHop.us).toFixed(1)}`,
   );
   const atRate = (name: string) => pooled(quarterRuns[name]).us - pooled(quarterHop[name]).us;
+  const atRateRatio = (runs: Record<string, Measured[]>) =>
+    (pooled(runs.gateway).us / pooled(runs.bare).us).toFixed(2);
   console.log(
-    `at ${quarter} requests/s on both routes, slots minus hop: gateway ${atRate('gateway').toFixed(1)}, bare ${atRate('bare').toFixed(1)}, nginx ${atRate('nginx').toFixed(1)} µs per request`,
+    `at ${quarter} requests/s on both routes, slots minus hop: gateway ${atRate('gateway').toFixed(1)}, bare ${atRate('bare').toFixed(1)}, nginx ${atRate('nginx').toFixed(1)} µs per request; ` +
+      `gateway CPU per request ÷ bare proxy's at that one rate (no target): slots ${atRateRatio(quarterRuns)}, hop ${atRateRatio(quarterHop)}`,
   );
   console.log(
     `hop throughput ÷ direct, pooled (no target): gateway ${(gwHop.rps / pooled(max['hop direct']).rps).toFixed(2)}, nginx ${(ngHop.rps / pooled(max['hop direct']).rps).toFixed(2)}, bare ${(bareHop.rps / pooled(max['hop direct']).rps).toFixed(2)}`,
