@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort } from '@parley/kit/local';
+import { checkJsBudget } from '../web/budget.ts';
 import { repoRoot } from './lib/paths.ts';
 import { startPlatform } from './lib/platform.ts';
-import { checkJsBudget } from './lib/web-budget.ts';
 
 // `tsx scripts/e2e.ts [results.json] [-- playwright args]`: e.g. `-- e2e/email-campaigns.spec.ts`.
 const dashes = process.argv.indexOf('--');

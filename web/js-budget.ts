@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { checkJsBudget, JS_BUDGET_BYTES } from '../scripts/lib/web-budget.ts';
+import { checkJsBudget, JS_BUDGET_BYTES } from './budget.ts';
 
 /**
  * Fails the browser build when the public home's initial JavaScript passes its budget, so a
  * change that grows it shows at once, in the build that made it. The figure and the budget are
- * scripts/lib/web-budget.ts's, read from the bundle just written (its manifest and files). Only
+ * web/budget.ts's, read from the bundle just written (its manifest and files). Only
  * the client build: the server bundle of the prerenderer (`vite build --ssr`) ships to no one.
  */
 export function jsBudget(budgetBytes = JS_BUDGET_BYTES): Plugin {

@@ -11,9 +11,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { checkJsBudget, JS_BUDGET_BYTES, kb } from '../../web/budget.ts';
 import { repoRoot } from '../lib/paths.ts';
 import { startPlatform } from '../lib/platform.ts';
-import { checkJsBudget, JS_BUDGET_BYTES, kb } from '../lib/web-budget.ts';
 import { table } from './_load.ts';
 import { seedPublishedPosts, signInCookie } from './_seed.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The budget of the public home's JavaScript (scripts/lib/web-budget.ts) and the build step that
+ * The budget of the public home's JavaScript (web/budget.ts) and the build step that
  * enforces it (web/js-budget.ts), against a fake build: a route table, a vite manifest and
  * chunks of random bytes (gzip cannot shrink them, so a file's gzipped size is about its size).
  */
@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkJsBudget, initialJs, JS_BUDGET_BYTES } from '../../web/budget.ts';
 import { jsBudget } from '../../web/js-budget.ts';
-import { checkJsBudget, initialJs, JS_BUDGET_BYTES } from '../lib/web-budget.ts';
 
 const KB = 1024;
 const dirs: string[] = [];

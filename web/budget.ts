@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { repoRoot } from './paths.ts';
 
 /**
  * The JavaScript a first visit to a route downloads before it can render, read from the built
  * bundle: the entry chunk, the route's lazy chunk (web/src/routes.tsx) and every chunk they
  * import statically. Chunks loaded later on demand (dialogs, idle prefetches) are not counted.
  * Sizes are gzip level 9 of each file on its own. The one place this figure and its budget are
- * defined: the web build fails over it (web/js-budget.ts), pnpm bench web and the browser tier
+ * defined, inside the web package so its image build has it: the web build fails over it (web/js-budget.ts), pnpm bench web and the browser tier
  * (scripts/e2e.ts) print it.
  */
 
@@ -31,7 +31,8 @@ export interface WebBuild {
   distDir?: string;
 }
 
-const defaultBuild: WebBuild = { webDir: join(repoRoot, 'web') };
+// This file sits in the web package, so the build it reads by default is the package's own.
+const defaultBuild: WebBuild = { webDir: dirname(fileURLToPath(import.meta.url)) };
 const distOf = (build: WebBuild) => build.distDir ?? join(build.webDir, 'dist');
 
 function manifest(build: WebBuild): Record<string, ManifestChunk> {
@@ -118,7 +119,7 @@ export function checkJsBudget(build: WebBuild = defaultBuild, budgetBytes = JS_B
     `${figure}, over its budget of ${kb(budgetBytes)} by ${kb(js.gzipBytes - budgetBytes)}.`,
     'Biggest files:',
     biggest,
-    `Find what grew with the sourcemaps of these files (${distOf(build)}/assets/*.js.map); the budget is JS_BUDGET_BYTES in scripts/lib/web-budget.ts.`,
+    `Find what grew with the sourcemaps of these files (${distOf(build)}/assets/*.js.map); the budget is JS_BUDGET_BYTES in web/budget.ts.`,
   ].join('\n');
   return { js, budgetBytes, ok, message };
 }
