@@ -8,15 +8,16 @@ import {
 import { notFound } from '@parley/kit';
 import { sql } from 'kysely';
 import type pg from 'pg';
+import { mailRollup } from '../../shared/rollups-sql.ts';
 import { db, firstRow, rows } from '../../shared/sql.ts';
-import { countsOf, KIND, mailCounts, mailRollup } from './analytics-sql.ts';
+import { countsOf, KIND, mailCounts } from './analytics-sql.ts';
 import type { MailCounts } from './domain/analytics.ts';
 
 /**
  * The reports of campaigns (all time): every launched campaign's totals (the Analytics tab),
  * the totals of given campaigns (a newsletter's analytics), from the mail rollup; and one
  * campaign's engagement report (who opened, who clicked), its lists from the tracking rows.
- * The shared SQL is in analytics-sql.ts.
+ * The shared SQL is in analytics-sql.ts and shared/rollups-sql.ts.
  */
 
 /** Live mail only, unless test mail is asked for (test_mode is the campaign index's second column). */

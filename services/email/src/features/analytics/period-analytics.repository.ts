@@ -8,9 +8,10 @@ import {
 import { badRequest } from '@parley/kit';
 import { sql } from 'kysely';
 import type pg from 'pg';
+import { activityRollup, mailRollup, total } from '../../shared/rollups-sql.ts';
 import { db, rows } from '../../shared/sql.ts';
 import { BOOK_SELECT, selectBooks } from '../audience/address-books.repository.ts';
-import { activityRollup, countsOf, KIND, mailCounts, mailRollup, total } from './analytics-sql.ts';
+import { countsOf, KIND, mailCounts } from './analytics-sql.ts';
 import { bucketDaysOf, bucketIndex, type MailCounts, NO_MAIL } from './domain/analytics.ts';
 
 /**
@@ -18,7 +19,7 @@ import { bucketDaysOf, bucketIndex, type MailCounts, NO_MAIL } from './domain/an
  * time zone, the mails sent in it and in the previous window per campaign, what happened in
  * each bucket of it, and the address books as segments, all from the rollups (quarter-hours:
  * every time zone's midnight is one); with the audience's totals and the sender address
- * Advanced analytics shows. The shared SQL is in analytics-sql.ts.
+ * Advanced analytics shows. The shared SQL is in analytics-sql.ts and shared/rollups-sql.ts.
  */
 
 export interface PeriodWindow {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
+import { mailRollup } from '../../shared/rollups-sql.ts';
 import { db, firstRow, rows } from '../../shared/sql.ts';
-import { mailRollup } from '../analytics/analytics-sql.ts';
 import { selectBooks } from '../audience/address-books.repository.ts';
 
 /**
