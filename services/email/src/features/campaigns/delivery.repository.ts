@@ -49,15 +49,51 @@ export interface SendWindow {
 const WINDOW_LOCK = 0x70a7_1e02;
 
 /**
- * Due pending rows of sending sends, locked past the ones other workers hold, marked 'sending'
- * with a lease. Per send (a lateral subquery on `send_id = s.id`), so the partial pending index
- * answers each send in id order and stops at the limit, whatever the planner estimates: written
- * as one semi-join on the sending sends, the plan flipped from about 60 % sent to reading every
- * pending row for each claim, a quadratic tail (docs/benchmarks.md, "Cost curves"). A send
- * beyond the first that fills the limit may have rows locked and left unclaimed until the
- * statement ends; other workers skip them meanwhile.
+ * Where each send's claims go on, per process: the highest id this process claimed of the
+ * send. A claim first reads past it, because the partial pending index keeps an entry for every
+ * row claimed until VACUUM removes it, and a claim from the send's first id walks them all (at
+ * 500,000 recipients that made the claim most of the send's database time, growing with the
+ * rows sent). Rows behind the cursor that are pending again (a retry, a connection failure) are
+ * claimed once the rows ahead run short, so they go out last, as a retry does anyway.
  */
-function claimStatement(limit: number, worker: string, leaseMs: number) {
+export class ClaimCursors {
+  private readonly after = new Map<number, bigint>();
+
+  /** The sends with a cursor, as the claim statement's two arrays. */
+  snapshot(): { sendIds: number[]; ids: string[] } | null {
+    if (!this.after.size) return null;
+    return { sendIds: [...this.after.keys()], ids: [...this.after.values()].map(String) };
+  }
+
+  advance(claimed: ReadonlyArray<{ send_id: number; id: string }>): void {
+    for (const r of claimed) {
+      const id = BigInt(r.id);
+      const was = this.after.get(r.send_id);
+      if (was === undefined || id > was) {
+        this.after.delete(r.send_id);
+        this.after.set(r.send_id, id);
+      }
+    }
+    // A process sees few sends at once; the oldest entries are finished ones.
+    while (this.after.size > 100) this.after.delete(this.after.keys().next().value as number);
+  }
+}
+
+/**
+ * Due pending rows of sending sends (past each send's cursor when given), locked past the ones
+ * other workers hold, marked 'sending' with a lease. Per send (a lateral subquery on
+ * `send_id = s.id`), so the partial pending index answers each send in id order and stops at
+ * the limit, whatever the planner estimates: written as one semi-join on the sending sends, the
+ * plan flipped from about 60 % sent to reading every pending row for each claim, a quadratic
+ * tail (docs/benchmarks.md, "Cost curves"). A send beyond the first that fills the limit may
+ * have rows locked and left unclaimed until the statement ends; other workers skip them meanwhile.
+ */
+function claimStatement(
+  limit: number,
+  worker: string,
+  leaseMs: number,
+  after: { sendIds: number[]; ids: string[] } | null = null,
+) {
   return db
     .with('c', (w) =>
       w
@@ -70,6 +106,13 @@ function claimStatement(limit: number, worker: string, leaseMs: number) {
               .whereRef('r.send_id', '=', 's.id')
               .where('r.status', '=', sql.lit('pending'))
               .where('r.next_attempt_at', '<=', sql<Date>`now()`)
+              .$if(after !== null, (qb) =>
+                qb.where(
+                  'r.id',
+                  '>',
+                  sql<string>`coalesce((SELECT a.after FROM unnest(${after?.sendIds}::int[], ${after?.ids}::bigint[]) AS a(send_id, after) WHERE a.send_id = ${sql.ref('s.id')}), 0)`,
+                ),
+              )
               .orderBy('r.id')
               .limit(limit)
               .forUpdate()
@@ -106,8 +149,22 @@ function claimStatement(limit: number, worker: string, leaseMs: number) {
     ]);
 }
 
-async function claim(on: Queryable, limit: number, worker: string, leaseMs: number): Promise<Claimed[]> {
-  return (await rows(on, claimStatement(limit, worker, leaseMs))) as Claimed[];
+async function claim(
+  on: Queryable,
+  limit: number,
+  worker: string,
+  leaseMs: number,
+  cursors?: ClaimCursors,
+): Promise<Claimed[]> {
+  const after = cursors?.snapshot() ?? null;
+  let claimed = (await rows(on, claimStatement(limit, worker, leaseMs, after))) as Claimed[];
+  // Short past the cursors: the sends are draining, or rows behind them are due again.
+  if (after && claimed.length < limit)
+    claimed = claimed.concat(
+      (await rows(on, claimStatement(limit - claimed.length, worker, leaseMs))) as Claimed[],
+    );
+  cursors?.advance(claimed);
+  return claimed;
 }
 
 /**
@@ -120,9 +177,10 @@ export async function claimRecipients(
   pool: pg.Pool,
   worker: string,
   o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
+  cursors?: ClaimCursors,
 ): Promise<Claimed[]> {
   const window = o.window;
-  if (!window) return claim(pool, o.batchSize, worker, o.leaseMs);
+  if (!window) return claim(pool, o.batchSize, worker, o.leaseMs, cursors);
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WINDOW_LOCK]);
     const since = sql<Date>`now() - ${window.seconds} * interval '1 second'`;
@@ -136,7 +194,7 @@ export async function claimRecipients(
     );
     const room = window.messages - (ledger?.used ?? 0);
     if (room <= 0) return [];
-    const claimed = await claim(client, Math.min(o.batchSize, room), worker, o.leaseMs);
+    const claimed = await claim(client, Math.min(o.batchSize, room), worker, o.leaseMs, cursors);
     if (claimed.length)
       await execute(client, db.insertInto('email_send_ledger').values({ messages: claimed.length }));
     return claimed;
@@ -144,6 +202,8 @@ export async function claimRecipients(
 }
 
 export class DeliveryRepository {
+  private readonly cursors = new ClaimCursors();
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly logger: Logger,
@@ -154,7 +214,7 @@ export class DeliveryRepository {
     worker: string,
     o: { batchSize: number; leaseMs: number; window?: SendWindow | null },
   ): Promise<Claimed[]> {
-    return claimRecipients(this.pool, worker, o);
+    return claimRecipients(this.pool, worker, o, this.cursors);
   }
 
   /**
