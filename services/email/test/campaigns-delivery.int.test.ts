@@ -173,6 +173,36 @@ it("settles only its own worker's claims; a settled recipient is not claimed aga
   ]);
 });
 
+it('claims past its cursor first; a row pending again behind it comes out once the rows ahead run short', async () => {
+  const { sendId } = await sending(6);
+  const own = new DeliveryRepository(pool, createLogger('delivery-test', 'silent'));
+  const two = { batchSize: 2, leaseMs: 60_000 };
+  const ids = (rows: Claimed[]) => byId(rows).map((r) => r.id);
+  const first = byId(await own.claim('a', two));
+  const all = (
+    await pool.query<{ id: string }>(
+      `SELECT "id" FROM "email_campaign_recipients" WHERE "send_id" = $1 ORDER BY "id"`,
+      [sendId],
+    )
+  ).rows.map((r) => r.id);
+  expect(first.map((r) => r.id)).toEqual(all.slice(0, 2));
+  // The first goes back to pending, due at once (a retry); the second is sent.
+  await own.settle(
+    'a',
+    [outcome(first[0] as Claimed, 'pending'), outcome(first[1] as Claimed, 'sent')],
+    'smtp',
+  );
+  expect(ids(await own.claim('a', two))).toEqual(all.slice(2, 4));
+  expect(ids(await own.claim('a', two))).toEqual(all.slice(4, 6));
+  // Nothing left ahead: the retry behind the cursor comes out last.
+  const retry = await own.claim('a', two);
+  expect(ids(retry)).toEqual([all[0]]);
+  expect(retry[0]?.attempts).toBe(2);
+  expect(await own.claim('a', two)).toEqual([]);
+  expect(await delivery.claim('b', two)).toEqual([]);
+  await pool.query(`UPDATE "email_campaign_sends" SET "status" = 'done' WHERE "id" = $1`, [sendId]);
+});
+
 it('reaps expired leases to unknown, never claimed again; the late worker still settles what happened', async () => {
   const { sendId } = await sending(2);
   const batch = byId(await delivery.claim('a', LEASE));
