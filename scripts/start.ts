@@ -261,11 +261,11 @@ async function main() {
 /**
  * Node options a service runs with as its own process (what the chart and compose set too).
  * The email service streams uploads of any size; left to itself, V8 lets the garbage of a fast
- * Excel import pile up to 340–505 MB of RSS on this 24 GiB machine. Its old generation is
- * capped at 192 MB: a 100,000-row workbook then peaks at 282 MB, a 1,000,000-row CSV at 229 MB,
- * no slower (docs/benchmarks.md "import").
+ * Excel import pile up to 340–505 MB of RSS on this 24 GiB machine, so its old generation is
+ * capped. At 320 MB, not the 192 MB of Node 20: on Node 24, 192 MB left the process in
+ * back-to-back full collections (docs/adr/0068-email-heap-320-mb-on-node-24.md).
  */
-const SERVICE_NODE_ARGS: Record<string, string[]> = { email: ['--max-old-space-size=192'] };
+const SERVICE_NODE_ARGS: Record<string, string[]> = { email: ['--max-old-space-size=320'] };
 
 function spawnService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
   const entry = join(repoRoot, 'services', name, 'src/main.ts');
