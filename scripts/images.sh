@@ -5,7 +5,8 @@
 #   bash scripts/images.sh [--tag TAG] [--bases-only] [--official-bases]
 #
 # 1. A Docker engine: uses the running one, or (as root, with apt-get) installs docker.io and
-#    starts dockerd in the background.
+#    starts dockerd in the background; and compose (docker-compose from apt when the engine has
+#    no compose plugin).
 # 2. Bases, each made once and reused (tags carry their versions):
 #      parley-local/debian:bookworm     debootstrap --variant=minbase, docker import
 #      parley-local/node:<v>            runtime base: node + the C libraries it needs (FROM scratch)
@@ -93,6 +94,22 @@ ensure_docker() {
 }
 ensure_docker
 phase "docker engine ready"
+
+# Compose, for docker/compose.yaml and the containers tier: the engine's v2 plugin when it has
+# one, else docker-compose; as root with apt-get, Debian's docker-compose (1.29, which reads the
+# file) is installed when neither is there: Debian's docker.io carries no compose plugin.
+ensure_compose() {
+  if docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null; then return; fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "images.sh: neither 'docker compose' nor docker-compose is installed: docker/compose.yaml needs one" >&2
+    return
+  fi
+  log "installing docker-compose (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends docker-compose >/dev/null 2>&1 ||
+    { apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; }
+}
+ensure_compose
 
 # --- 2. bases ----------------------------------------------------------------------------------
 node_dir() {
