@@ -476,6 +476,68 @@ test('contact search: contains-search, the picker (select all capped at 50), det
   await expect(page.getByTestId('search-empty')).toHaveText(`No contact matches “nobody-${tag}”.`);
 });
 
+test('contact edit: every field, tags and typed attributes, saved and shown; a taken address is refused; axe at 375 and 1280 px', async ({
+  page,
+}) => {
+  const tag = unique();
+  const book = await createBook(page.request, `Edit ${tag}`);
+  await importViaApi(page.request, book.id, leads(2, `edit-${tag}.example.com`));
+  await page.goto('/admin/email');
+  await page.getByRole('tab', { name: 'Contact search' }).click();
+  const search = page.getByPlaceholder('Search contacts by name, email, company...');
+  await search.fill(`lead1@edit-${tag}`);
+  await expect(page.getByTestId('search-row')).toHaveCount(1);
+  await page.getByRole('button', { name: `Details of lead1@edit-${tag}.example.com` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Lead1 Person' });
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
+  const form = dialog.getByRole('form', { name: 'Edit contact' });
+  await expect(form).toBeVisible();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(axe.violations, `axe at ${width} px`).toEqual([]);
+  }
+
+  // A taken address in the same book: refused, the form stays with the server's words.
+  await form.getByLabel('Email').fill(`lead2@edit-${tag}.example.com`);
+  await form.getByRole('button', { name: 'Save contact' }).click();
+  await expect(form.getByRole('alert')).toHaveText(
+    'Another contact in this address book already has this email address',
+  );
+
+  await form.getByLabel('Email').fill(`ada@edit-${tag}.example.com`);
+  await form.getByLabel('First name').fill('Ada');
+  await form.getByLabel('Company').fill(`Analytical ${tag}`);
+  await form.getByLabel('Tags').fill('VIP, speaker');
+  await form.getByRole('button', { name: 'Add attribute' }).click();
+  await form.getByLabel('Attribute 1 name').fill('seats');
+  await form.getByLabel('Attribute 1 type').selectOption('number');
+  await form.getByLabel('Attribute 1 value').fill('12');
+  await form.getByRole('button', { name: 'Add attribute' }).click();
+  await form.getByLabel('Attribute 2 name').fill('renews');
+  await form.getByLabel('Attribute 2 type').selectOption('boolean');
+  await form.getByRole('button', { name: 'Save contact' }).click();
+
+  const saved = page.getByRole('dialog', { name: 'Ada Person' });
+  const facts = saved.getByTestId('contact-details');
+  await expect(facts).toContainText(`ada@edit-${tag}.example.com`);
+  await expect(facts).toContainText(`Analytical ${tag}`);
+  await expect(facts).toContainText('vip, speaker');
+  await expect(facts).toContainText('seats12');
+  await expect(facts).toContainText('renewsYes');
+  // Saved on the server, found by its new name.
+  await saved.getByRole('button', { name: 'Close', exact: true }).last().click();
+  await search.fill(`analytical ${tag}`);
+  await expect(page.getByTestId('search-row')).toHaveCount(1);
+  const res = await page.request.get(`/api/admin/email/contacts?q=${encodeURIComponent(`ada@edit-${tag}`)}`);
+  const [c] = (await res.json()).contacts;
+  expect(c).toMatchObject({
+    firstName: 'Ada',
+    tags: ['vip', 'speaker'],
+    attributes: { seats: 12, renews: true },
+  });
+});
+
 test('email page: six tabs, the campaigns tab and honest analysis tabs, manual import into a chosen book', async ({
   page,
 }) => {

@@ -175,6 +175,26 @@ export type DeletedResponse = Static<typeof DeletedResponse>;
 
 // ── contacts ─────────────────────────────────────────────────────────────────
 
+/**
+ * A contact's own attributes (listmonk's "attribs"): typed key/values an admin sets on the
+ * contact, usable as merge fields. Keys start with a letter (letters, digits, `_`); values are
+ * text, numbers or yes/no.
+ */
+export const CONTACT_ATTRIBUTE_LIMITS = { keys: 50, key: 40, text: 1000 } as const;
+export const CONTACT_ATTRIBUTE_KEY_PATTERN = `^[A-Za-z][A-Za-z0-9_]{0,${CONTACT_ATTRIBUTE_LIMITS.key - 1}}$`;
+export const ContactAttributeValue = Type.Union([
+  Type.String({ maxLength: CONTACT_ATTRIBUTE_LIMITS.text }),
+  Type.Number(),
+  Type.Boolean(),
+]);
+export type ContactAttributeValue = Static<typeof ContactAttributeValue>;
+export const ContactAttributes = Type.Record(
+  Type.String({ pattern: CONTACT_ATTRIBUTE_KEY_PATTERN }),
+  ContactAttributeValue,
+  { additionalProperties: false, maxProperties: CONTACT_ATTRIBUTE_LIMITS.keys },
+);
+export type ContactAttributes = Static<typeof ContactAttributes>;
+
 export const Contact = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   addressBookId: Type.Integer({ minimum: 1 }),
@@ -192,6 +212,7 @@ export const Contact = Type.Object({
   source: Type.String(),
   status: ContactStatusSchema,
   tags: Type.Array(Type.String()),
+  attributes: ContactAttributes,
   subscribedAt: Nullable(IsoDateTime),
   unsubscribedAt: Nullable(IsoDateTime),
   lastContactedAt: Nullable(IsoDateTime),
@@ -229,6 +250,45 @@ export type ContactList = Static<typeof ContactList>;
 /** Contacts are `bigserial`: their ids go beyond `integer`. */
 export const ContactIdParams = Type.Object({ id: RowId('bigint') });
 export type ContactIdParams = Static<typeof ContactIdParams>;
+
+/**
+ * An edit of one contact (PATCH): only the fields sent change; null or '' clears a field. Tags
+ * and attributes are replaced whole. The status is not edited here: unsubscribing and
+ * re-subscribing have their own calls, which keep the suppression list right.
+ */
+export const ContactUpdate = Type.Object(
+  {
+    email: Type.Optional(Type.String({ maxLength: AUDIENCE_LIMITS.email })),
+    firstName: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.name }))),
+    lastName: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.name }))),
+    company: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.company }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.phone }))),
+    website: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.website }))),
+    address: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.address }))),
+    category: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.category }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: AUDIENCE_LIMITS.description }))),
+    tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: AUDIENCE_LIMITS.keyword }), { maxItems: AUDIENCE_LIMITS.tags }),
+    ),
+    attributes: Type.Optional(ContactAttributes),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ContactUpdate = Static<typeof ContactUpdate>;
+
+export const ContactResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  contact: Contact,
+});
+export type ContactResponse = Static<typeof ContactResponse>;
+
+/** What the contact edit answers when the new address is taken in the contact's book. */
+export const CONTACT_MESSAGES = {
+  duplicate: 'Another contact in this address book already has this email address',
+  invalidEmail: 'Enter a valid email address',
+  updated: 'Contact saved',
+} as const;
 
 export const ResubscribeResponse = Type.Object({
   success: Type.Literal(true),

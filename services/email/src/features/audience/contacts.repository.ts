@@ -1,9 +1,17 @@
 import type { Writable } from 'node:stream';
-import { CONTACT_SEARCH_COUNT_CAP, type Contact, type ContactStatus } from '@parley/contracts';
+import {
+  CONTACT_SEARCH_COUNT_CAP,
+  type Contact,
+  type ContactAttributes,
+  type ContactStatus,
+} from '@parley/contracts';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
+import { db, firstRow } from '../../shared/sql.ts';
 import { BOOK_SELECT } from './address-books.repository.ts';
-import { searchPattern, searchTerm } from './domain/contacts.ts';
+import type { ContactChanges } from './domain/contact-edit.ts';
+import { emailKey, searchPattern, searchTerm } from './domain/contacts.ts';
 import { selectiveTrigrams, TrigramSample } from './domain/search-trigrams.ts';
 
 /**
@@ -33,6 +41,7 @@ export interface ContactRow {
   source: string;
   status: ContactStatus;
   tags: string[] | null;
+  custom_fields: ContactAttributes | null;
   subscribed_at: Date | null;
   unsubscribed_at: Date | null;
   last_contacted_at: Date | null;
@@ -42,7 +51,7 @@ export interface ContactRow {
 
 export const CONTACT_COLUMNS = `c."id", c."address_book_id", c."email", c."first_name", c."last_name", c."company",
   c."phone", c."website", c."address", c."category", c."rating", c."review_count", c."description", c."source",
-  c."status", c."tags", c."subscribed_at", c."unsubscribed_at", c."last_contacted_at", c."created_at", c."updated_at"`;
+  c."status", c."tags", c."custom_fields", c."subscribed_at", c."unsubscribed_at", c."last_contacted_at", c."created_at", c."updated_at"`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -64,6 +73,7 @@ export function toContact(r: ContactRow): Contact {
     source: r.source,
     status: r.status,
     tags: r.tags ?? [],
+    attributes: r.custom_fields ?? {},
     subscribedAt: iso(r.subscribed_at),
     unsubscribedAt: iso(r.unsubscribed_at),
     lastContactedAt: iso(r.last_contacted_at),
@@ -131,6 +141,33 @@ export class ContactsRepository {
       values: [id],
     });
     return rows[0] ? toContact(rows[0]) : null;
+  }
+
+  /**
+   * Applies an admin's edit (domain/contact-edit.ts); null when the contact is gone. A new
+   * address that is on the suppression list takes the status the list gives it, in the same
+   * statement, so an edit cannot make a suppressed address sendable. The search index follows
+   * through the update trigger; a duplicate address in the book fails with PostgreSQL's 23505.
+   */
+  async update(id: number, changes: ContactChanges): Promise<Contact | null> {
+    const { custom_fields: attributes, ...columns } = changes;
+    const row = await firstRow(
+      this.pool,
+      db
+        .updateTable('email_contacts')
+        .set({
+          ...columns,
+          ...(attributes !== undefined && { custom_fields: sql`${JSON.stringify(attributes)}::jsonb` }),
+          ...(columns.email !== undefined && {
+            status: sql<ContactStatus>`coalesce((SELECT CASE s."reason" WHEN 'bounced' THEN 'bounced' ELSE 'unsubscribed' END::"ContactStatus"
+              FROM "email_suppressions" s WHERE s."address" = ${emailKey(columns.email)}), "email_contacts"."status")`,
+          }),
+          updated_at: sql<Date>`now()`,
+        })
+        .where('id', '=', String(id))
+        .returningAll(),
+    );
+    return row ? toContact(row as unknown as ContactRow) : null;
   }
 
   /** Deletes one contact (the book's count follows through the trigger). False when absent. */

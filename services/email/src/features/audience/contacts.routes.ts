@@ -1,12 +1,16 @@
 import {
+  CONTACT_MESSAGES,
   ContactIdParams,
   ContactList,
   ContactListQuery,
+  ContactResponse,
+  ContactUpdate,
   DeletedResponse,
   ErrorBody,
   ResubscribeResponse,
 } from '@parley/contracts';
-import { notFound, type ServiceInstance } from '@parley/kit';
+import { badRequest, conflict, notFound, type ServiceInstance } from '@parley/kit';
+import { contactEdit } from './domain/contact-edit.ts';
 import { type AudienceRouteContext, audienceErrors } from './routes-context.ts';
 import { ContactNotFoundError, resubscribeContact } from './suppressions.repository.ts';
 
@@ -39,6 +43,31 @@ export async function contactRoutes(app: ServiceInstance, ctx: AudienceRouteCont
         contacts: page.contacts,
         meta: { hasMore: page.hasMore, total: page.total, totalExact: page.totalExact, limit, offset },
       };
+    },
+  );
+
+  app.patch(
+    '/api/admin/email/contacts/:id',
+    {
+      onRequest: deps.auth.admin,
+      schema: { params: ContactIdParams, body: ContactUpdate, response: { 200: ContactResponse, ...errors } },
+    },
+    async (request) => {
+      const edit = contactEdit(request.body);
+      if (!edit.ok) throw badRequest(edit.message);
+      let contact: Awaited<ReturnType<typeof contacts.update>>;
+      try {
+        contact = await contacts.update(request.params.id, edit.changes);
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw conflict(CONTACT_MESSAGES.duplicate);
+        throw err;
+      }
+      if (!contact) throw notFound('Contact not found');
+      request.log.info(
+        { contactId: contact.id, fields: Object.keys(request.body), by: request.admin?.adminId },
+        'contact edited',
+      );
+      return { success: true as const, message: CONTACT_MESSAGES.updated, contact };
     },
   );
 

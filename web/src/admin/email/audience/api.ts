@@ -4,7 +4,9 @@ import type {
   AddressBookList,
   Contact,
   ContactList,
+  ContactResponse,
   ContactStatus,
+  ContactUpdate,
   DeletedResponse,
   ImportJob,
   ImportJobList,
@@ -93,6 +95,8 @@ export const updateBook = (id: number, input: AddressBookInput) =>
 export const deleteBook = (id: number) => adminRequest<DeletedResponse>('DELETE', bookPath(id));
 export const deleteContact = (id: number) =>
   adminRequest<DeletedResponse>('DELETE', `${CONTACTS_PATH}/${id}`);
+export const updateContact = (id: number, patch: ContactUpdate) =>
+  adminRequest<ContactResponse>('PATCH', `${CONTACTS_PATH}/${id}`, patch);
 export const resubscribeContact = (id: number) =>
   adminRequest<ResubscribeResponse>('POST', `/api/admin/contacts/${id}/resubscribe`);
 export const cancelImport = (id: string) => adminRequest<ImportJob>('POST', `${IMPORTS_PATH}/${id}/cancel`);

@@ -1,15 +1,16 @@
 import type { AddressBook, Contact } from '@parley/contracts';
-import { Check, Send } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { Check, Pencil, Send } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
 import { formatDate } from '../../../lib/time.ts';
 import { Badge, primaryButton, secondaryButton } from '../../components/ui.tsx';
 import { contactName, STATUS_BADGE, STATUS_LABELS } from './api.ts';
 import { AudienceDialog } from './audience-dialog.tsx';
+import { ContactEditForm } from './contact-edit-form.tsx';
 
 /**
  * A contact's details (email marketing §2 Contact search: status, email, phone, company,
  * category, added date), plus what an import may have brought (address, website, rating,
- * reviews, description, book), with Add to Campaign.
+ * reviews, description, book), its tags and attributes, with Add to Campaign and Edit.
  */
 export function ContactDetailsDialog({
   contact: c,
@@ -18,6 +19,7 @@ export function ContactDetailsDialog({
   onOpenChange,
   added,
   onAddToCampaign,
+  onSaved,
   onCloseAutoFocus,
 }: {
   contact: Contact | null;
@@ -26,18 +28,34 @@ export function ContactDetailsDialog({
   onOpenChange: (open: boolean) => void;
   added: boolean;
   onAddToCampaign: (c: Contact) => void;
+  /** The contact as saved by an edit. */
+  onSaved: (c: Contact) => void;
   onCloseAutoFocus?: (e: Event) => void;
 }) {
   const book = c ? books.find((b) => b.id === c.addressBookId) : undefined;
+  const [editing, setEditing] = useState(false);
+  const attributes = c ? Object.entries(c.attributes) : [];
   return (
     <AudienceDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={(o) => {
+        if (!o) setEditing(false);
+        onOpenChange(o);
+      }}
       title={c ? contactName(c) || c.email : 'Contact'}
-      description="Contact details"
+      description={editing ? 'Edit contact' : 'Contact details'}
       {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
     >
-      {c ? (
+      {c && editing ? (
+        <ContactEditForm
+          contact={c}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            onSaved(saved);
+          }}
+        />
+      ) : c ? (
         <>
           <dl
             className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm"
@@ -65,10 +83,20 @@ export function ContactDetailsDialog({
             ) : null}
             {c.description ? <Row label="Description">{c.description}</Row> : null}
             {book ? <Row label="Address book">{book.name}</Row> : null}
+            {c.tags.length ? <Row label="Tags">{c.tags.join(', ')}</Row> : null}
+            {attributes.map(([key, value]) => (
+              <Row key={key} label={key}>
+                {typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value)}
+              </Row>
+            ))}
           </dl>
           <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <button type="button" className={secondaryButton} onClick={() => onOpenChange(false)}>
               Close
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setEditing(true)}>
+              <Pencil className="h-4 w-4" aria-hidden="true" />
+              Edit
             </button>
             <button
               type="button"

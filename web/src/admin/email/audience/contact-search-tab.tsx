@@ -287,6 +287,7 @@ export function ContactSearchTab() {
         onOpenChange={setDetailsOpen}
         added={details ? chosen.has(details.id) : false}
         onAddToCampaign={(c) => add([c])}
+        onSaved={setDetails}
         onCloseAutoFocus={returnFocusTo(opener.current)}
       />
     </div>
