@@ -49,7 +49,7 @@ describe('contact edit', () => {
       company: '',
       tags: ['VIP', 'vip', ' Speaker '],
       attributes: { plan: 'pro', seats: 12, renews: true },
-      description: 'Met at the\u0000 conference',
+      description: '  Met at the conference  ',
     });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
