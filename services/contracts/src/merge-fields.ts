@@ -6,12 +6,19 @@
  * `{{firstName|there}}` reads "there" when the first name is empty. A fallback may be quoted,
  * as most mail tools write it: `{{company | "your practice"}}` and `{{company|'your practice'}}`
  * read "your practice" (straight or curly quotes, or the HTML entities of straight ones, as an
- * HTML serialiser writes them in an attribute); the quotes are never sent.
+ * HTML serialiser writes them in an attribute); the quotes are never sent. A contact's own
+ * attributes (docs/adr/0069-contact-edit-and-attributes.md) are `{{attr.plan}}`, with a fallback
+ * the same way; `attr.` and the key are matched case-insensitively.
  */
 
 export const MERGE_FIELDS = ['firstName', 'lastName', 'company', 'email', 'unsubscribeUrl'] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
-export type MergeValues = Partial<Record<MergeField, string | null | undefined>>;
+export type MergeValues = Partial<Record<MergeField, string | null | undefined>> & {
+  /** The contact's attributes, for `{{attr.key}}`. */
+  attributes?: Readonly<Record<string, string | number | boolean>> | null | undefined;
+};
+/** An attribute's merge field as written in a template: `attr.` and the key. */
+export type AttributeMergeField = `attr.${string}`;
 
 /** The fields a contact may lack (email and the unsubscribe link always have a value). */
 export const OPTIONAL_MERGE_FIELDS = ['firstName', 'lastName', 'company'] as const;
@@ -29,7 +36,21 @@ export const MERGE_FIELD_LABELS: Record<MergeField, string> = {
 const CANONICAL = new Map(MERGE_FIELDS.map((f) => [f.toLowerCase(), f]));
 /** A fallback is plain text: up to 100 characters, no braces or bar. */
 const MERGE_FIELD_RE =
-  /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl)\s*(?:\|([^{}|]{0,100}))?\}\}/gi;
+  /\{\{\s*(firstName|lastName|company|email|unsubscribeUrl|attr\.[A-Za-z][A-Za-z0-9_]{0,39})\s*(?:\|([^{}|]{0,100}))?\}\}/gi;
+const ATTR_PREFIX = 'attr.';
+const isAttribute = (raw: string) => raw.slice(0, ATTR_PREFIX.length).toLowerCase() === ATTR_PREFIX;
+
+/** An attribute's value as text (exact key first, then any case); '' when the contact has none. */
+function attributeText(attributes: MergeValues['attributes'], key: string): string {
+  if (!attributes) return '';
+  let v = Object.hasOwn(attributes, key) ? attributes[key] : undefined;
+  if (v === undefined) {
+    const lower = key.toLowerCase();
+    const k = Object.keys(attributes).find((x) => x.toLowerCase() === lower);
+    v = k === undefined ? undefined : attributes[k];
+  }
+  return v === undefined ? '' : String(v);
+}
 
 /** Quote pairs a fallback may be wrapped in: straight, curly, and straight ones as HTML entities. */
 const QUOTED =
@@ -50,7 +71,9 @@ export function fillMergeFields(
   escapeValue: (value: string) => string = (v) => v,
 ): string {
   return template.replace(MERGE_FIELD_RE, (_m, raw: string, fallback: string | undefined) => {
-    const value = values[CANONICAL.get(raw.toLowerCase()) as MergeField];
+    const value = isAttribute(raw)
+      ? attributeText(values.attributes, raw.slice(ATTR_PREFIX.length))
+      : values[CANONICAL.get(raw.toLowerCase()) as MergeField];
     return escapeValue(value?.trim() ? value : fallbackText(fallback));
   });
 }
@@ -60,12 +83,18 @@ export function hasMergeField(template: string, field: MergeField): boolean {
   return new RegExp(`\\{\\{\\s*${field}\\s*(?:\\|[^{}|]{0,100})?\\}\\}`, 'i').test(template);
 }
 
-/** The merge fields a template holds (a rewrite that loses one is refused). */
-export function mergeFieldsIn(template: string): Set<MergeField> {
+/**
+ * The merge fields a template holds (a rewrite that loses one is refused); attributes as
+ * `attr.key` with the key in lower case.
+ */
+export function mergeFieldsIn(template: string): Set<MergeField | AttributeMergeField> {
   return new Set(
-    [...template.matchAll(MERGE_FIELD_RE)].map(
-      (m) => CANONICAL.get((m[1] ?? '').toLowerCase()) as MergeField,
-    ),
+    [...template.matchAll(MERGE_FIELD_RE)].map((m) => {
+      const raw = m[1] ?? '';
+      return isAttribute(raw)
+        ? (`${ATTR_PREFIX}${raw.slice(ATTR_PREFIX.length).toLowerCase()}` as AttributeMergeField)
+        : (CANONICAL.get(raw.toLowerCase()) as MergeField);
+    }),
   );
 }
 
@@ -86,8 +115,8 @@ export function fieldsWithoutFallback(
     const template = parts[part];
     if (!template) continue;
     for (const m of template.matchAll(MERGE_FIELD_RE)) {
-      const field = CANONICAL.get((m[1] ?? '').toLowerCase()) as MergeField;
-      if (!(OPTIONAL_MERGE_FIELDS as readonly string[]).includes(field)) continue;
+      const field = CANONICAL.get((m[1] ?? '').toLowerCase());
+      if (!field || !(OPTIONAL_MERGE_FIELDS as readonly string[]).includes(field)) continue;
       if (fallbackText(m[2])) continue;
       const f = field as OptionalMergeField;
       if (!found.has(f)) found.set(f, new Set());

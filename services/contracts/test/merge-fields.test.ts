@@ -3,6 +3,7 @@ import {
   fieldsWithoutFallback,
   fillMergeFields,
   hasMergeField,
+  mergeFieldsIn,
   mergeFieldToken,
 } from '../src/merge-fields.ts';
 
@@ -73,5 +74,39 @@ describe('quoted fallbacks and the pre-send check', () => {
   it('writes a field with its fallback as the menu inserts it', () => {
     expect(mergeFieldToken('company', ' your {practice} | team ')).toBe('{{company|your practice team}}');
     expect(mergeFieldToken('firstName')).toBe('{{firstName}}');
+  });
+});
+
+describe("a contact's attributes as merge fields", () => {
+  const attributes = { plan: 'Pro <team>', seats: 12, renews: true, Empty: '  ' };
+
+  it('fills {{attr.key}} from the attributes, the key in any case, escaped like the rest', () => {
+    const esc = (v: string) => v.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(
+      fillMergeFields('{{attr.plan}}, {{ ATTR.Seats }} seats, renews: {{attr.renews}}', { attributes }, esc),
+    ).toBe('Pro &lt;team&gt;, 12 seats, renews: true');
+  });
+
+  it('uses the fallback when the contact lacks the attribute or it is blank, and nothing without one', () => {
+    expect(
+      fillMergeFields('{{attr.city|your city}} / {{attr.empty|"n/a"}} / [{{attr.city}}]', { attributes }),
+    ).toBe('your city / n/a / []');
+    expect(fillMergeFields('{{attr.plan|basic}}', {})).toBe('basic');
+  });
+
+  it('leaves what is not an attribute name alone, and reads no inherited property', () => {
+    expect(fillMergeFields('{{attr.}} {{attr.1x}} {{attr.toString|none}}', { attributes })).toBe(
+      '{{attr.}} {{attr.1x}} none',
+    );
+  });
+
+  it('lists attributes among the fields a template holds, keys in lower case', () => {
+    expect([...mergeFieldsIn('Hi {{firstName}}, {{attr.Plan|basic}} and {{attr.plan}}')]).toEqual([
+      'firstName',
+      'attr.plan',
+    ]);
+    expect(fieldsWithoutFallback({ html: '{{attr.plan}} {{company}}' })).toEqual([
+      { field: 'company', parts: ['html'] },
+    ]);
   });
 });
