@@ -64,6 +64,7 @@ function claimed(id: number, email: string, attempts = 1): Claimed {
     first_name: 'Ada',
     last_name: null,
     company: null,
+    attributes: null,
     tracking_id: `t${id}`,
     attempts,
     sending_at: new Date('2026-11-27T06:00:00Z'),

@@ -103,4 +103,72 @@ describe('campaign mail through the local transport', () => {
     expect(d.html).toContain('href="https://parley.test/offer"');
     expect(d.tracking?.trackingId).toBeTruthy();
   });
+  it("fills each recipient's {{attr.key}} from its contact's attributes as the send wrote them, fallbacks for the rest", async () => {
+    const admin = await t.admin();
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO "address_books" ("name") VALUES ('Attribute readers') RETURNING "id"`,
+    );
+    const bookId = rows[0]?.id as number;
+    await db.query(
+      `INSERT INTO "email_contacts" ("address_book_id", "email", "first_name", "custom_fields") VALUES
+         ($1, 'pro@attrs.example.com', 'Pat', '{"plan": "Pro <team>", "seats": 12}'),
+         ($1, 'plain@attrs.example.com', 'Lee', '{}')`,
+      [bookId],
+    );
+    const created = await t.call(
+      'POST',
+      '/api/admin/email/campaigns',
+      {
+        name: 'Attributes launch',
+        subject: 'Your {{attr.plan|free}} plan',
+        fromName: 'Parley',
+        fromEmail: 'news@parley.test',
+        htmlContent: '<p>{{attr.plan|Free}} plan, {{attr.seats|1}} seats</p>',
+        targetAddressBooks: [bookId],
+      },
+      admin,
+    );
+    expect(created.status, created.text).toBe(201);
+    const id = (created.json as { id: number }).id;
+    // Edited after the launch: the mail keeps what the send wrote.
+    const sent = await t.call('POST', `/api/admin/email/campaigns/${id}/send`, { confirmSend: true }, admin);
+    expect(sent.status, sent.text).toBe(200);
+    await db.query(
+      `UPDATE "email_contacts" SET "custom_fields" = '{"plan": "Changed"}' WHERE "email" = 'pro@attrs.example.com'`,
+    );
+    await until(async () => {
+      const r = await t.call('GET', `/api/admin/email/campaigns/${id}`, undefined, admin);
+      return r.json?.status === 'sent' ? r.json : null;
+    }, 'campaign sent');
+    const { rows: stored } = await db.query<{ email: string; attributes: unknown }>(
+      `SELECT r."email", r."attributes" FROM "email_campaign_recipients" r JOIN "email_campaign_sends" s ON s."id" = r."send_id"
+       WHERE s."campaign_id" = $1 ORDER BY r."email"`,
+      [id],
+    );
+    expect(stored).toEqual([
+      { email: 'plain@attrs.example.com', attributes: null },
+      { email: 'pro@attrs.example.com', attributes: { plan: 'Pro <team>', seats: 12 } },
+    ]);
+    const outbox = await t.call('GET', '/api/admin/email/outbox?kind=campaign', undefined, admin);
+    const items = (outbox.json as { items: Array<{ id: string; to: string; subject: string }> }).items.filter(
+      (m) => m.to.endsWith('@attrs.example.com'),
+    );
+    const byTo = Object.fromEntries(items.map((m) => [m.to, m]));
+    expect(byTo['pro@attrs.example.com']?.subject).toBe('Your Pro <team> plan');
+    expect(byTo['plain@attrs.example.com']?.subject).toBe('Your free plan');
+    const pro = await t.call(
+      'GET',
+      `/api/admin/email/outbox/${byTo['pro@attrs.example.com']?.id}`,
+      undefined,
+      admin,
+    );
+    expect((pro.json as { html: string }).html).toContain('Pro &lt;team&gt; plan, 12 seats');
+    const plain = await t.call(
+      'GET',
+      `/api/admin/email/outbox/${byTo['plain@attrs.example.com']?.id}`,
+      undefined,
+      admin,
+    );
+    expect((plain.json as { html: string }).html).toContain('Free plan, 1 seats');
+  });
 });

@@ -41,6 +41,7 @@ const activeContacts = () =>
       'c.last_name',
       'c.company',
       'c.address_book_id',
+      'c.custom_fields',
     ])
     .where('c.status', '=', sql.lit('active'));
 
@@ -73,6 +74,7 @@ function liveRecipients(a: Audience) {
       'u.last_name',
       'u.company',
       'u.address_book_id',
+      'u.custom_fields',
     ])
     .where((eb) =>
       eb.not(
@@ -182,6 +184,7 @@ function testRecipients(addresses: string[]) {
       sql<string | null>`NULL::text`.as('last_name'),
       sql<string | null>`NULL::text`.as('company'),
       sql<number | null>`NULL::integer`.as('address_book_id'),
+      sql<unknown>`'{}'::jsonb`.as('custom_fields'),
     ]);
 }
 
@@ -226,6 +229,7 @@ async function writeRecipients(
             'first_name',
             'last_name',
             'company',
+            'attributes',
             'tracking_id',
           ])
           .expression(
@@ -239,6 +243,7 @@ async function writeRecipients(
                 'l.first_name',
                 'l.last_name',
                 'l.company',
+                sql<unknown>`nullif(${eb.ref('l.custom_fields')}, '{}'::jsonb)`.as('attributes'),
                 'l.tracking_id',
               ])
               .orderBy('l.id'),

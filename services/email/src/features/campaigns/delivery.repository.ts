@@ -143,6 +143,7 @@ function claimStatement(
       'r.first_name',
       'r.last_name',
       'r.company',
+      'r.attributes',
       'r.tracking_id',
       'r.attempts',
       'r.sending_at',

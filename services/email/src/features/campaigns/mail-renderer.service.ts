@@ -25,7 +25,13 @@ export function campaignMailRenderer(
       if (!composer) return null;
       try {
         return await composer.compose(
-          { email: m.email, firstName: m.firstName, lastName: m.lastName, company: m.company },
+          {
+            email: m.email,
+            firstName: m.firstName,
+            lastName: m.lastName,
+            company: m.company,
+            attributes: m.attributes,
+          },
           m.trackingId,
           m.sendingAt,
         );

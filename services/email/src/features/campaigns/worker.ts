@@ -5,7 +5,7 @@ import type { TokenSigner } from '../../shared/tokens.ts';
 import type { Transports } from '../delivery/transports/index.ts';
 import { SendError } from '../delivery/transports/transport.ts';
 import type { Claimed, DeliveryRepository, Outcome, SendWindow } from './delivery.repository.ts';
-import type { CampaignComposer, ComposedCampaignMail } from './domain/compose.ts';
+import type { CampaignComposer, ComposedCampaignMail, Personal } from './domain/compose.ts';
 import type { LaunchService } from './launch.service.ts';
 import { composerFor, readSendContent } from './send-content.repository.ts';
 
@@ -160,7 +160,13 @@ export class SendWorker {
         try {
           // Dated by the claim, which the row keeps: Sent mail renders it again byte for byte.
           mail = await composer.compose(
-            { email: r.email, firstName: r.first_name, lastName: r.last_name, company: r.company },
+            {
+              email: r.email,
+              firstName: r.first_name,
+              lastName: r.last_name,
+              company: r.company,
+              attributes: r.attributes as Personal['attributes'],
+            },
             r.tracking_id,
             r.sending_at,
           );

@@ -44,6 +44,8 @@ export interface CampaignMailRef {
   firstName: string | null;
   lastName: string | null;
   company: string | null;
+  /** The contact's attributes as the send wrote them ({{attr.key}}). */
+  attributes: Readonly<Record<string, string | number | boolean>> | null;
   sendingAt: Date;
 }
 
@@ -103,6 +105,7 @@ function selectMessages() {
       sql<string | null>`NULL::text`.as('first_name'),
       sql<string | null>`NULL::text`.as('last_name'),
       sql<string | null>`NULL::text`.as('company'),
+      sql<unknown>`NULL::jsonb`.as('attributes'),
     ]);
 }
 
@@ -147,6 +150,7 @@ const RECIPIENT_COLUMNS = [
   rsc.ref('r.first_name').as('first_name'),
   rsc.ref('r.last_name').as('last_name'),
   rsc.ref('r.company').as('company'),
+  rsc.ref('r.attributes').as('attributes'),
 ] as const;
 
 /** The outcomes of a campaign mail the transport had (or may have had): what Sent mail lists. */
@@ -171,6 +175,7 @@ function toSummary(r: SummaryRow): MailSummary {
           firstName: r.first_name,
           lastName: r.last_name,
           company: r.company,
+          attributes: r.attributes as CampaignMailRef['attributes'],
           sendingAt: r.created_at,
         }
       : null;

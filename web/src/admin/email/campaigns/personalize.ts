@@ -2,7 +2,8 @@ import { fillMergeFields, SAMPLE_CONTACT } from '@parley/contracts';
 
 /**
  * Preview personalisation (email marketing §2): {{firstName}}, {{lastName}} and {{company}}
- * (and the service's {{email}} and {{unsubscribeUrl}}; `{{firstName|there}}` for a fallback)
+ * (and the service's {{email}} and {{unsubscribeUrl}}; `{{firstName|there}}` for a fallback;
+ * a chosen contact's `{{attr.key}}`)
  * filled from the chosen preview contact,
  * or from the sample contact when none is chosen, escaped in HTML as the service does when it
  * sends; and the preview's figures (HTML size, text size, word count).
@@ -13,6 +14,8 @@ export interface PreviewContact {
   lastName: string | null;
   company: string | null;
   email?: string;
+  /** A chosen contact's attributes ({{attr.key}}); the sample contact has none. */
+  attributes?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** Who the preview shows when no contact is chosen: the one the service's test sends use. */

@@ -30,6 +30,8 @@ export interface Personal {
   firstName: string | null;
   lastName: string | null;
   company: string | null;
+  /** The contact's attributes ({{attr.key}}); absent or null when it has none. */
+  attributes?: Readonly<Record<string, string | number | boolean>> | null;
 }
 
 /** The recipient's merge fields filled in (escaped in HTML); the rule is the contracts' one. */
