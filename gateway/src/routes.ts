@@ -165,6 +165,7 @@ export const ROUTES: readonly RouteEntry[] = [
   // ── email: contacts, address books, campaigns, newsletters, tracking ──────────
   r('GET', '/api/admin/email/contacts', 'email', 'admin'),
   r(['PATCH', 'DELETE'], '/api/admin/email/contacts/:id', 'email', 'admin'),
+  r('GET', '/api/admin/email/contact-attributes', 'email', 'admin'),
   r('POST', '/api/admin/contacts/:id/resubscribe', 'email', 'admin'),
   r('POST', '/api/admin/contacts/import-csv', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }),
   r(['GET', 'POST'], '/api/admin/address-books', 'email', 'admin'),

@@ -194,6 +194,12 @@ export const ContactAttributes = Type.Record(
   { additionalProperties: false, maxProperties: CONTACT_ATTRIBUTE_LIMITS.keys },
 );
 export type ContactAttributes = Static<typeof ContactAttributes>;
+export const CONTACT_ATTRIBUTE_KINDS = ['text', 'number', 'boolean'] as const;
+/** The attribute names in use (the merge-field menu's list), each with the type it was first saved as. */
+export const ContactAttributeKeyList = Type.Object({
+  attributes: Type.Array(Type.Object({ key: Type.String(), kind: literalUnion(CONTACT_ATTRIBUTE_KINDS) })),
+});
+export type ContactAttributeKeyList = Static<typeof ContactAttributeKeyList>;
 
 export const Contact = Type.Object({
   id: Type.Integer({ minimum: 1 }),

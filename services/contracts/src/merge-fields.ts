@@ -130,7 +130,7 @@ export function fieldsWithoutFallback(
 }
 
 /** A merge field as the editor's menu inserts it: with its fallback (quotes are not needed). */
-export function mergeFieldToken(field: MergeField, fallback = ''): string {
+export function mergeFieldToken(field: MergeField | AttributeMergeField, fallback = ''): string {
   const f = fallback.replace(/[{}|]/g, '').replace(/\s+/g, ' ').trim().slice(0, 100);
   return f ? `{{${field}|${f}}}` : `{{${field}}}`;
 }

@@ -84,6 +84,18 @@ describe('contact edit', () => {
     // Attributes are replaced whole.
     const again = await t.call('PATCH', `/api/admin/email/contacts/${id}`, { attributes: { plan: 'team' } });
     expect(again.json.contact.attributes).toEqual({ plan: 'team' });
+
+    // The names in use, for the merge-field menu: each with the type it was first saved as,
+    // still listed after the contact dropped it.
+    const keys = await t.call('GET', '/api/admin/email/contact-attributes');
+    expect(keys.status).toBe(200);
+    expect(keys.json.attributes).toEqual(
+      expect.arrayContaining([
+        { key: 'plan', kind: 'text' },
+        { key: 'renews', kind: 'boolean' },
+        { key: 'seats', kind: 'number' },
+      ]),
+    );
   });
 
   it('refuses bad input with a 400 and changes nothing', async () => {

@@ -5,10 +5,11 @@ import {
   type ContactAttributes,
   type ContactStatus,
 } from '@parley/contracts';
+import { inTransaction } from '@parley/kit';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { copyCsv, spreadsheetSafe } from '../../shared/csv-export.ts';
-import { db, firstRow } from '../../shared/sql.ts';
+import { db, execute, firstRow, rows } from '../../shared/sql.ts';
 import { BOOK_SELECT } from './address-books.repository.ts';
 import type { ContactChanges } from './domain/contact-edit.ts';
 import { emailKey, searchPattern, searchTerm } from './domain/contacts.ts';
@@ -151,8 +152,38 @@ export class ContactsRepository {
    */
   async update(id: number, changes: ContactChanges): Promise<Contact | null> {
     const { custom_fields: attributes, ...columns } = changes;
-    const row = await firstRow(
+    return inTransaction(this.pool, async (client) => {
+      const contact = await this.write(client, id, columns, attributes);
+      const keys = Object.entries(attributes ?? {});
+      if (contact && keys.length)
+        await execute(
+          client,
+          db
+            .insertInto('email_contact_attribute_keys')
+            .values(keys.map(([key, v]) => ({ key, kind: typeof v === 'string' ? 'text' : typeof v })))
+            .onConflict((oc) => oc.column('key').doNothing()),
+        );
+      return contact;
+    });
+  }
+
+  /** The attribute names in use, by name. */
+  async attributeKeys(): Promise<Array<{ key: string; kind: 'text' | 'number' | 'boolean' }>> {
+    const found = await rows(
       this.pool,
+      db.selectFrom('email_contact_attribute_keys').select(['key', 'kind']).orderBy('key'),
+    );
+    return found as Array<{ key: string; kind: 'text' | 'number' | 'boolean' }>;
+  }
+
+  private async write(
+    client: pg.PoolClient,
+    id: number,
+    columns: Omit<ContactChanges, 'custom_fields'>,
+    attributes: ContactAttributes | undefined,
+  ): Promise<Contact | null> {
+    const row = await firstRow(
+      client,
       db
         .updateTable('email_contacts')
         .set({

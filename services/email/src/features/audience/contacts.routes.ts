@@ -1,5 +1,6 @@
 import {
   CONTACT_MESSAGES,
+  ContactAttributeKeyList,
   ContactIdParams,
   ContactList,
   ContactListQuery,
@@ -43,6 +44,15 @@ export async function contactRoutes(app: ServiceInstance, ctx: AudienceRouteCont
         contacts: page.contacts,
         meta: { hasMore: page.hasMore, total: page.total, totalExact: page.totalExact, limit, offset },
       };
+    },
+  );
+
+  app.get(
+    '/api/admin/email/contact-attributes',
+    { onRequest: deps.auth.admin, schema: { response: { 200: ContactAttributeKeyList, ...errors } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { attributes: await contacts.attributeKeys() };
     },
   );
 

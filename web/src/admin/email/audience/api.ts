@@ -3,6 +3,7 @@ import type {
   AddressBookInput,
   AddressBookList,
   Contact,
+  ContactAttributeKeyList,
   ContactList,
   ContactResponse,
   ContactStatus,
@@ -32,6 +33,7 @@ export const EMAIL_IMPORT_PATH = '/api/admin/email/import-csv';
 export const MANUAL_IMPORT_PATH = '/api/admin/email/import-manual';
 export const IMPORT_PREVIEW_PATH = '/api/admin/email/import-preview';
 export const MANUAL_IMPORT_PREVIEW_PATH = '/api/admin/email/import-manual/preview';
+export const CONTACT_ATTRIBUTES_PATH = '/api/admin/email/contact-attributes';
 
 /** Contacts stay fresh this long (spec §9: 1 to 5 minutes); writes refresh them at once. */
 const CONTACTS_FRESH_MS = 60_000;
@@ -86,7 +88,19 @@ export async function refreshAudience(queryClient: QueryClient): Promise<void> {
     queryClient.invalidateQueries({ predicate: startsWith(CONTACTS_PATH) }),
     queryClient.invalidateQueries({ predicate: startsWith(BOOKS_PATH) }),
     queryClient.invalidateQueries({ predicate: startsWith(IMPORTS_PATH) }),
+    queryClient.invalidateQueries({ queryKey: [CONTACT_ATTRIBUTES_PATH] }),
   ]);
+}
+
+/** The contacts' attribute names in use (the merge-field menu), read when asked for, a minute fresh. */
+export function useAttributeKeys(enabled: boolean) {
+  return useQuery({
+    queryKey: [CONTACT_ATTRIBUTES_PATH],
+    queryFn: () => adminRequest<ContactAttributeKeyList>('GET', CONTACT_ATTRIBUTES_PATH),
+    enabled,
+    staleTime: 60_000,
+    ...adminQueryRetry,
+  });
 }
 
 export const createBook = (input: AddressBookInput) => adminRequest<AddressBook>('POST', BOOKS_PATH, input);

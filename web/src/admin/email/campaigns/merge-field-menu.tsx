@@ -1,14 +1,26 @@
-import { MERGE_FIELD_LABELS, MERGE_FIELDS, type MergeField, mergeFieldToken } from '@parley/contracts';
+import {
+  type AttributeMergeField,
+  MERGE_FIELD_LABELS,
+  MERGE_FIELDS,
+  type MergeField,
+  mergeFieldToken,
+} from '@parley/contracts';
 import clsx from 'clsx';
 import { Braces } from 'lucide-react';
 import { type RefObject, useId, useState } from 'react';
 import { inputClass, labelClass, secondaryButton, selectClass } from '../../components/ui.tsx';
+import { useAttributeKeys } from '../audience/api.ts';
 
 /**
  * The editors' merge-field menu (campaign and newsletter; issue 35): a field inserted at the
  * cursor of the text box it belongs to, WITH its fallback, the words a contact without that
  * value reads ("there", "your team"), so no mail goes out with a blank where a name should be.
+ * The contacts' own attributes in use are offered too, as `{{attr.key}}`.
  */
+
+type MenuField = MergeField | AttributeMergeField;
+const isAttribute = (f: MenuField): f is AttributeMergeField => f.startsWith('attr.');
+const labelOf = (f: MenuField) => (isAttribute(f) ? f.slice('attr.'.length) : MERGE_FIELD_LABELS[f]);
 
 /** What the menu offers in its fallback box for each field (empty: none). */
 export const DEFAULT_FALLBACKS: Record<MergeField, string> = {
@@ -37,7 +49,7 @@ export function insertAt(
 
 /** The help text of the editors: the fields, the fallback and its quotes. */
 export const MERGE_FIELD_HELP =
-  'Merge fields: {{firstName}}, {{lastName}}, {{company}}, {{email}}, {{unsubscribeUrl}}. Give a fallback after a bar for contacts who have no such value: {{company|your team}} reads "your team" for them; quotes around the fallback are optional ({{company | "your team"}} works too). Without a fallback they see nothing there.';
+  'Merge fields: {{firstName}}, {{lastName}}, {{company}}, {{email}}, {{unsubscribeUrl}}. Give a fallback after a bar for contacts who have no such value: {{company|your team}} reads "your team" for them; quotes around the fallback are optional ({{company | "your team"}} works too). Without a fallback they see nothing there. A contact\'s own attributes are {{attr.name}}, with a fallback the same way.';
 
 export function MergeFieldMenu({
   target,
@@ -54,9 +66,11 @@ export function MergeFieldMenu({
 }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [field, setField] = useState<MergeField>('firstName');
+  const [field, setField] = useState<MenuField>('firstName');
   const [fallback, setFallback] = useState(DEFAULT_FALLBACKS.firstName);
-  const token = mergeFieldToken(field, ALWAYS_SET.has(field) ? '' : fallback);
+  const attributes = useAttributeKeys(open).data?.attributes ?? [];
+  const alwaysSet = !isAttribute(field) && ALWAYS_SET.has(field);
+  const token = mergeFieldToken(field, alwaysSet ? '' : fallback);
 
   const insert = () => {
     const el = target.current;
@@ -98,9 +112,9 @@ export function MergeFieldMenu({
               className={selectClass}
               value={field}
               onChange={(e) => {
-                const f = e.target.value as MergeField;
+                const f = e.target.value as MenuField;
                 setField(f);
-                setFallback(DEFAULT_FALLBACKS[f]);
+                setFallback(isAttribute(f) ? '' : DEFAULT_FALLBACKS[f]);
               }}
             >
               {MERGE_FIELDS.map((f) => (
@@ -108,6 +122,15 @@ export function MergeFieldMenu({
                   {capital(MERGE_FIELD_LABELS[f])}
                 </option>
               ))}
+              {attributes.length ? (
+                <optgroup label="Contact attributes">
+                  {attributes.map((a) => (
+                    <option key={a.key} value={`attr.${a.key}`}>
+                      {a.key}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
             </select>
           </div>
           <div>
@@ -117,12 +140,10 @@ export function MergeFieldMenu({
             <input
               id={`${id}-fallback`}
               className={inputClass}
-              value={ALWAYS_SET.has(field) ? '' : fallback}
-              disabled={ALWAYS_SET.has(field)}
+              value={alwaysSet ? '' : fallback}
+              disabled={alwaysSet}
               maxLength={100}
-              placeholder={
-                ALWAYS_SET.has(field) ? 'Every recipient has one' : 'What a contact without one reads'
-              }
+              placeholder={alwaysSet ? 'Every recipient has one' : 'What a contact without one reads'}
               aria-describedby={`${id}-token`}
               onChange={(e) => setFallback(e.target.value)}
             />
@@ -132,9 +153,9 @@ export function MergeFieldMenu({
           </button>
           <p id={`${id}-token`} className="text-xs text-slate-400 sm:col-span-3">
             Inserts <code className="text-slate-200">{token}</code>
-            {ALWAYS_SET.has(field) || fallback.trim()
+            {alwaysSet || fallback.trim()
               ? ''
-              : `: a contact without a ${MERGE_FIELD_LABELS[field]} will see nothing there.`}
+              : `: a contact without a ${labelOf(field)} will see nothing there.`}
           </p>
         </fieldset>
       ) : null}
