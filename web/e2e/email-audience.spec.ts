@@ -536,6 +536,16 @@ test('contact edit: every field, tags and typed attributes, saved and shown; a t
     tags: ['vip', 'speaker'],
     attributes: { seats: 12, renews: true },
   });
+
+  // The editors' merge-field menu offers the attribute names in use.
+  await page.getByRole('tab', { name: /^Campaigns/ }).click();
+  await page.getByRole('button', { name: 'Manual Create' }).click();
+  const create = page.getByRole('dialog', { name: 'Create Campaign' });
+  await create.getByRole('button', { name: 'Insert merge field into Subject' }).click();
+  const menu = create.getByTestId('merge-field-menu');
+  await menu.getByLabel('Field').selectOption('attr.seats');
+  await menu.getByLabel('Fallback').fill('a few');
+  await expect(menu).toContainText('Inserts {{attr.seats|a few}}');
 });
 
 test('email page: six tabs, the campaigns tab and honest analysis tabs, manual import into a chosen book', async ({
