@@ -20,6 +20,7 @@ import {
   secondaryButton,
   selectClass,
 } from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
 import { refreshAudience, updateContact } from './api.ts';
 
 /**
@@ -120,7 +121,7 @@ export function ContactEditForm({
       await refreshAudience(queryClient);
       onSaved(r.contact);
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => setError(messageOr(e, 'The contact could not be saved. Please try again.')),
   });
 
   const submit = (e: FormEvent) => {
