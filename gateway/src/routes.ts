@@ -166,6 +166,10 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/api/admin/email/contacts', 'email', 'admin'),
   r(['PATCH', 'DELETE'], '/api/admin/email/contacts/:id', 'email', 'admin'),
   r('GET', '/api/admin/email/contact-attributes', 'email', 'admin'),
+  r(['GET', 'POST'], '/api/admin/email/segments', 'email', 'admin'), // (chosen: segments)
+  r('POST', '/api/admin/email/segments/count', 'email', 'admin'), // (chosen)
+  r(['GET', 'PUT', 'DELETE'], '/api/admin/email/segments/:id', 'email', 'admin'), // (chosen)
+  r('GET', '/api/admin/email/segments/:id/count', 'email', 'admin'), // (chosen)
   r('POST', '/api/admin/contacts/:id/resubscribe', 'email', 'admin'),
   r('POST', '/api/admin/contacts/import-csv', 'email', 'admin', { bodyLimit: IMPORT_LIMIT }),
   r(['GET', 'POST'], '/api/admin/address-books', 'email', 'admin'),

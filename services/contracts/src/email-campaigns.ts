@@ -83,6 +83,7 @@ export const CAMPAIGN_LIMITS = {
   htmlContent: 1_000_000,
   textContent: 500_000,
   targets: 100_000,
+  segments: 50,
 } as const;
 
 /**
@@ -191,6 +192,8 @@ export const Campaign = Type.Object({
   /** The same lists parsed. */
   targetAddressBookIds: Type.Array(Type.Integer()),
   targetContactIds: Type.Array(Type.Integer()),
+  /** Target segments' ids (docs/adr/0070-segments.md); a send takes their rules at launch. */
+  targetSegmentIds: Type.Array(Type.Integer()),
   trackingId: Type.String(),
   totalRecipients: Count,
   sentCount: Count,
@@ -242,6 +245,7 @@ export const CampaignInput = Type.Object({
   scheduledAt: Type.Optional(Nullable(IsoDateTime)),
   targetAddressBooks: Type.Optional(IdListInput),
   targetContacts: Type.Optional(IdListInput),
+  targetSegments: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.segments })),
 });
 export type CampaignInput = Static<typeof CampaignInput>;
 
@@ -257,6 +261,7 @@ export type CampaignIdParams = Static<typeof CampaignIdParams>;
 export const SendCampaignBody = Type.Object({
   contactIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets })),
   addressBookIds: Type.Optional(Type.Array(IntId, { maxItems: 1000 })),
+  segmentIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.segments })),
   confirmSend: Type.Boolean(),
   testMode: Type.Optional(Type.Boolean()),
 });
@@ -473,6 +478,7 @@ export type MergeCheckResponse = Static<typeof MergeCheckResponse>;
 export const CampaignMergeCheckBody = Type.Object({
   contactIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.targets })),
   addressBookIds: Type.Optional(Type.Array(IntId, { maxItems: 1000 })),
+  segmentIds: Type.Optional(Type.Array(IntId, { maxItems: CAMPAIGN_LIMITS.segments })),
   testMode: Type.Optional(Type.Boolean()),
 });
 export type CampaignMergeCheckBody = Static<typeof CampaignMergeCheckBody>;

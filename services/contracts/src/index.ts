@@ -9,6 +9,7 @@ export * from './email-campaigns.ts';
 export * from './email-deliverability.ts';
 export * from './email-mail.ts';
 export * from './email-newsletters.ts';
+export * from './email-segments.ts';
 export * from './enums.ts';
 export * from './events.ts';
 export * from './http.ts';

@@ -24,10 +24,10 @@ export const emailService = defineService({
     const db = createDb(deps.pool);
     deps.onShutdown(() => db.$disconnect());
     const ctx = { deps, db };
-    await registerAudience(app, ctx);
+    const audience = await registerAudience(app, ctx);
     const mail = await registerDelivery(app, ctx);
     await registerTracking(app, ctx, mail);
-    const campaigns = await registerCampaigns(app, ctx, mail);
+    const campaigns = await registerCampaigns(app, ctx, mail, audience.segments);
     await registerSentMail(app, ctx, mail, campaigns.mailRenderer);
     await registerWriter(app, ctx, mail);
     const deliverability = await registerDeliverability(app, ctx, mail);

@@ -36,4 +36,6 @@ migrationSuite('email', fileURLToPath(new URL('../prisma/migrations', import.met
   'index email_tracking_clicked_idx',
   'index email_tracking_opened_idx',
   'index email_tracking_proxy_opened_idx',
+  // segments: names unique regardless of case (20261204000000_segments)
+  'index email_segments_name_key',
 ]);

@@ -7,6 +7,8 @@ import { contactRoutes } from './contacts.routes.ts';
 import { ImportsRepository } from './imports.repository.ts';
 import { importRoutes } from './imports.routes.ts';
 import { Importer } from './imports.service.ts';
+import { SegmentsRepository } from './segments.repository.ts';
+import { segmentRoutes } from './segments.routes.ts';
 
 /** How often committed contact-count deltas are folded into the books. */
 const COMPACT_MS = 5000;
@@ -19,6 +21,7 @@ export interface AudienceHandle {
   contacts: ContactsRepository;
   jobs: ImportsRepository;
   importer: Importer;
+  segments: SegmentsRepository;
 }
 
 /** Address books, contacts, the suppression list, imports and exports. */
@@ -29,6 +32,7 @@ export async function registerAudience(app: ServiceInstance, ctx: EmailContext):
   const contacts = new ContactsRepository(deps.pool);
   const jobs = new ImportsRepository(deps.pool);
   const importer = new Importer(jobs, deps.config.DATABASE_URL, logger);
+  const segments = new SegmentsRepository(deps.pool);
 
   // The default book exists from the first start on (several replicas may race: one wins).
   await books.ensureDefault();
@@ -60,7 +64,8 @@ export async function registerAudience(app: ServiceInstance, ctx: EmailContext):
   await app.register(async (scope) => {
     await addressBookRoutes(scope, routeCtx);
     await contactRoutes(scope, routeCtx);
+    await segmentRoutes(scope, { ...routeCtx, segments });
   });
   await app.register(async (scope) => importRoutes(scope, routeCtx));
-  return { books, contacts, jobs, importer };
+  return { books, contacts, jobs, importer, segments };
 }

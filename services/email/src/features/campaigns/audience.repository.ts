@@ -1,8 +1,9 @@
-import type { OptionalMergeField } from '@parley/contracts';
+import type { OptionalMergeField, SendSegment } from '@parley/contracts';
 import { inTransaction } from '@parley/kit';
 import { type AliasableExpression, type Expression, sql } from 'kysely';
 import type pg from 'pg';
 import { db, execute, firstRow, type Row } from '../../shared/sql.ts';
+import { anySegment } from '../audience/segment-sql.ts';
 
 /**
  * A send's audience in SQL: who a launch (or a scheduled send's dispatch) writes as its
@@ -20,6 +21,8 @@ export interface Audience {
   allContacts?: boolean;
   /** ... and/or those whose company, trimmed and lower-cased, is one of these (given lower-trimmed). */
   companies?: string[];
+  /** ... and/or the active contacts any of these segments' rules match (docs/adr/0070-segments.md). */
+  segments?: SendSegment[];
 }
 
 /** A recipient's tracking id: 22 URL-safe base64 characters of a random UUID. */
@@ -48,7 +51,8 @@ const activeContacts = () =>
 /**
  * The live recipients, set-based: active contacts of the books ∪ chosen active contacts ∪ (a
  * newsletter's audience) every active contact ∪ the active contacts of the chosen companies
- * (lower(btrim(company)), an index of the newsletters migration), per address, less
+ * (lower(btrim(company)), an index of the newsletters migration) ∪ the active contacts the
+ * segments' rules match, per address, less
  * suppressions. The branches a send does not use are constant-false (custom plans: never run).
  */
 function liveRecipients(a: Audience) {
@@ -62,7 +66,8 @@ function liveRecipients(a: Audience) {
         .where(sql<boolean>`cardinality(${companies}::text[]) > 0`)
         .where((eb) => eb(companyKey(eb.ref('c.company')), '=', eb.fn.any(eb.val(companies))))
         .where((eb) => eb(trimmedCompany(eb.ref('c.company')), '<>', sql.lit(''))),
-    );
+    )
+    .unionAll(activeContacts().where(anySegment((a.segments ?? []).map((x) => x.rule))));
   return db
     .selectFrom(union.as('u'))
     .distinctOn('u.email_key')

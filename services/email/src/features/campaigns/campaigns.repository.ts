@@ -129,6 +129,7 @@ function toCampaign(r: CampaignRow, live: LiveCounts | null, test: LiveCounts | 
     targetContacts: r.target_contacts,
     targetAddressBookIds: parsedList(r.target_address_books),
     targetContactIds: parsedList(r.target_contacts),
+    targetSegmentIds: parsedList(r.target_segments),
     trackingId: r.tracking_id,
     totalRecipients: r.total_recipients,
     sentCount: r.sent_count,
@@ -171,6 +172,7 @@ const COPIED = [
   'text_content',
   'target_address_books',
   'target_contacts',
+  'target_segments',
 ] as const;
 const COPY_NAME_MAX = CAMPAIGN_LIMITS.name - CAMPAIGN_COPY_SUFFIX.length;
 
@@ -322,6 +324,7 @@ export class CampaignsRepository implements FixableDrafts {
           scheduled_at: v.scheduledAt ?? null,
           target_address_books: v.targetAddressBooks ?? '[]',
           target_contacts: v.targetContacts ?? '[]',
+          target_segments: v.targetSegments ?? '[]',
           tracking_id: newCampaignTrackingId(),
         })
         .returning('id'),
@@ -346,6 +349,7 @@ export class CampaignsRepository implements FixableDrafts {
           scheduled_at: v.scheduledAt,
           target_address_books: v.targetAddressBooks,
           target_contacts: v.targetContacts,
+          target_segments: v.targetSegments,
           updated_at: sql`now()`,
         })
         .where((eb) => eb.and({ id, status: 'draft', newsletter_id: null })),

@@ -22,6 +22,7 @@ import {
 } from '@parley/contracts';
 import { HttpError, type ServiceDeps, type ServiceInstance } from '@parley/kit';
 import type { EmailDb } from '../../db.ts';
+import type { SegmentsRepository } from '../audience/segments.repository.ts';
 import type { DeliveryHandle } from '../delivery/index.ts';
 import { validTestAddresses } from '../delivery/test-mail.routes.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
@@ -41,9 +42,10 @@ export async function campaignRoutes(
     repo: CampaignsRepository;
     launches: LaunchService;
     mail: DeliveryHandle;
+    segments: SegmentsRepository;
   },
 ) {
-  const { deps, repo, launches, mail } = ctx;
+  const { deps, repo, launches, mail, segments } = ctx;
   const admin = deps.auth.admin;
 
   app.get(
@@ -151,6 +153,7 @@ export async function campaignRoutes(
         {
           addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
           contactIds: b.contactIds ?? c.targetContactIds,
+          segments: await segments.forSend(b.segmentIds ?? c.targetSegmentIds),
         },
         b.testMode === true,
       );
@@ -223,11 +226,13 @@ export async function campaignRoutes(
       const b = request.body;
       if (b.confirmSend !== true) throw new HttpError(400, CAMPAIGN_MESSAGES.confirm);
       const c = await repo.require(request.params.id);
+      const chosenSegments = await segments.forSend(b.segmentIds ?? c.targetSegmentIds);
       const r = await guarded(request, () =>
         launches.launch(c.id, {
           kind: 'send',
           addressBookIds: b.addressBookIds ?? c.targetAddressBookIds,
           contactIds: b.contactIds ?? c.targetContactIds,
+          segments: chosenSegments,
           testRequested: b.testMode === true,
         }),
       );

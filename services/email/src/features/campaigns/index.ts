@@ -1,6 +1,7 @@
 import { MAX_CAMPAIGNS_PER_HOUR } from '@parley/contracts';
 import type { ServiceInstance } from '@parley/kit';
 import type { EmailContext } from '../../context.ts';
+import type { SegmentsRepository } from '../audience/segments.repository.ts';
 import type { DeliveryHandle } from '../delivery/index.ts';
 import type { CampaignMailRenderer } from '../delivery/sent-mail.routes.ts';
 import { CampaignsRepository } from './campaigns.repository.ts';
@@ -25,6 +26,7 @@ export async function registerCampaigns(
   app: ServiceInstance,
   ctx: EmailContext,
   mail: DeliveryHandle,
+  segments: SegmentsRepository,
 ): Promise<CampaignsHandle> {
   const { deps, db } = ctx;
   const c = deps.config;
@@ -65,7 +67,7 @@ export async function registerCampaigns(
     completeFinished: () => worker.completeFinished(),
   });
   const scheduler = new CampaignScheduler({ worker, delivery, launches });
-  await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, launches, mail }));
+  await app.register(async (scope) => campaignRoutes(scope, { deps, db, repo, launches, mail, segments }));
   await app.register(async (scope) => deliveryLogRoutes(scope, { deps, log: new DeliveryLog(deps.pool) }));
   app.addHook('onReady', async () => worker.start());
   const tickMs = c.CAMPAIGN_TICK_MS ?? 2000;

@@ -1,3 +1,4 @@
+import type { SendSegment } from '@parley/contracts';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { db, execute, firstRow } from '../../shared/sql.ts';
@@ -45,6 +46,8 @@ export interface NewSend {
   startedAt: Date | null;
   allContacts: boolean;
   companies: string[];
+  /** The segments chosen, as they are at launch (a scheduled send resolves their rules at dispatch). */
+  segments: SendSegment[];
 }
 
 /** Writes a launch's send; answers its id. Its totals follow once its recipients are known. */
@@ -65,6 +68,7 @@ export async function insertSend(client: pg.PoolClient, send: NewSend): Promise<
         started_at: send.startedAt,
         all_contacts: send.allContacts,
         companies: send.companies,
+        segments: JSON.stringify(send.segments),
       })
       .returning('id'),
   );
@@ -122,6 +126,7 @@ export async function nextDueSend(client: pg.PoolClient) {
         'contact_ids',
         'all_contacts',
         'companies',
+        'segments',
       ])
       .where('status', '=', sql.lit('scheduled'))
       .where('scheduled_at', '<=', now)

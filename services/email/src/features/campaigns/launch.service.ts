@@ -1,4 +1,4 @@
-import { CAMPAIGN_MESSAGES, MAX_CAMPAIGNS_PER_HOUR, plural } from '@parley/contracts';
+import { CAMPAIGN_MESSAGES, MAX_CAMPAIGNS_PER_HOUR, plural, type SendSegment } from '@parley/contracts';
 import { HttpError, inTransaction, type ServiceDeps } from '@parley/kit';
 import type pg from 'pg';
 import { type SettingsCopy, testModeOf } from '../delivery/settings-copy.repository.ts';
@@ -106,6 +106,7 @@ export class LaunchService {
         startedAt: scheduled ? null : new Date(),
         allContacts: req.allContacts === true,
         companies: req.companies ?? [],
+        segments: req.segments ?? [],
       });
       // Its mails are made from the content as it is now, whatever happens to the campaign later.
       await keepSendContent(client, sendId);
@@ -185,6 +186,7 @@ export class LaunchService {
             contactIds: s.contact_ids.map(Number),
             allContacts: s.all_contacts,
             companies: s.companies ?? [],
+            segments: s.segments as SendSegment[],
           },
           testMode,
           test.addresses,

@@ -43,6 +43,7 @@ export interface CleanInput {
   scheduledAt?: Date | null;
   targetAddressBooks?: string;
   targetContacts?: string;
+  targetSegments?: string;
 }
 
 /** The spec's rules (§5) with its texts; `create` requires the four fields. */
@@ -81,5 +82,7 @@ export function validateInput(input: CampaignInput, create: boolean): CleanInput
     out.targetAddressBooks = JSON.stringify(parseIdList(input.targetAddressBooks, 'targetAddressBooks'));
   if (input.targetContacts !== undefined)
     out.targetContacts = JSON.stringify(parseIdList(input.targetContacts, 'targetContacts'));
+  if (input.targetSegments !== undefined)
+    out.targetSegments = JSON.stringify([...new Set(input.targetSegments)]);
   return out;
 }
