@@ -548,7 +548,7 @@ test('contact edit: every field, tags and typed attributes, saved and shown; a t
   await expect(menu).toContainText('Inserts {{attr.seats|a few}}');
 });
 
-test('email page: six tabs, the campaigns tab and honest analysis tabs, manual import into a chosen book', async ({
+test('email page: seven tabs, the campaigns tab and honest analysis tabs, manual import into a chosen book', async ({
   page,
 }) => {
   const tag = unique();
@@ -558,6 +558,7 @@ test('email page: six tabs, the campaigns tab and honest analysis tabs, manual i
   await expect(tabs).toHaveText([
     /^Contacts/,
     'Contact search',
+    'Segments',
     /^Campaigns \(\d+\)$/,
     'Analytics',
     'Advanced analytics',

@@ -1,4 +1,4 @@
-import { BarChart3, Inbox, LineChart, Megaphone, Search, ShieldCheck, Users } from 'lucide-react';
+import { BarChart3, Filter, Inbox, LineChart, Megaphone, Search, ShieldCheck, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
@@ -9,19 +9,28 @@ import { formatCount, useAddressBooks } from './audience/api.ts';
 import { ContactSearchTab } from './audience/contact-search-tab.tsx';
 import { ImportContactsDialog } from './audience/contacts-import-dialog.tsx';
 import { ContactsTab } from './audience/contacts-tab.tsx';
+import { SegmentsTab } from './audience/segments/segments-tab.tsx';
 import { useCampaigns } from './campaigns/api.ts';
 import { CampaignsTab } from './campaigns/campaigns-tab.tsx';
 import { DeliverabilityTab } from './deliverability/deliverability-tab.tsx';
 
-export type EmailTab = 'contacts' | 'search' | 'campaigns' | 'analytics' | 'advanced' | 'deliverability';
+export type EmailTab =
+  | 'contacts'
+  | 'search'
+  | 'segments'
+  | 'campaigns'
+  | 'analytics'
+  | 'advanced'
+  | 'deliverability';
 
 const icon = 'h-4 w-4';
 
 /**
- * Email marketing (/admin/email, spec §2): six tabs. Contacts and Contact search work on the
- * audience (address books, contacts, imports); Campaigns creates, previews, tests and sends;
- * Analytics and Advanced analytics read the sent campaigns' results (analytics/); Deliverability
- * scores them and checks the sender domain's DNS (deliverability/).
+ * Email marketing (/admin/email, spec §2): seven tabs. Contacts, Contact search and Segments
+ * work on the audience (address books, contacts, imports, saved rules over the contacts);
+ * Campaigns creates, previews, tests and sends; Analytics and Advanced analytics read the sent
+ * campaigns' results (analytics/); Deliverability scores them and checks the sender domain's
+ * DNS (deliverability/).
  */
 export default function EmailMarketingPage() {
   const [tab, setTab] = useState<EmailTab>('contacts');
@@ -36,6 +45,7 @@ export default function EmailMarketingPage() {
       icon: <Users className={icon} aria-hidden="true" />,
     },
     { key: 'search', label: 'Contact search', icon: <Search className={icon} aria-hidden="true" /> },
+    { key: 'segments', label: 'Segments', icon: <Filter className={icon} aria-hidden="true" /> },
     {
       key: 'campaigns',
       label: campaigns.data ? `Campaigns (${formatCount(campaigns.data.length)})` : 'Campaigns',
@@ -67,6 +77,8 @@ export default function EmailMarketingPage() {
           <ContactsTab onImport={() => setImportOpen(true)} />
         ) : tab === 'search' ? (
           <ContactSearchTab />
+        ) : tab === 'segments' ? (
+          <SegmentsTab />
         ) : tab === 'campaigns' ? (
           <CampaignsTab />
         ) : tab === 'analytics' ? (

@@ -3,6 +3,7 @@ import { nounFor, plural } from '@parley/contracts/plural';
 import { Building2, UserCheck, Users } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type TabDef, Tabs } from '../../components/tabs.tsx';
+import { useDebounced } from '../../lib/use-debounced.ts';
 import { ErrorState, inputClass, LoadingState, secondaryButton } from '../components/ui.tsx';
 import { contactName, formatCount } from '../email/audience/api.ts';
 import { messageOr } from '../lib/api.ts';
@@ -110,16 +111,6 @@ function AllPanel({ count, open }: { count: number | null; open: boolean }) {
       {nounFor(count ?? 0, 'contact')}.
     </p>
   );
-}
-
-/** A search box whose value settles a moment after typing stops. */
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return settled;
 }
 
 function IndividualPanel({

@@ -15,6 +15,12 @@ import type {
   ImportPreview,
   ImportResult,
   ResubscribeResponse,
+  Segment,
+  SegmentCount,
+  SegmentInput,
+  SegmentList,
+  SegmentResponse,
+  SegmentRule,
 } from '@parley/contracts';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import { apiErrorOf, apiErrorOfXhr } from '../../../lib/api.ts';
@@ -34,6 +40,8 @@ export const MANUAL_IMPORT_PATH = '/api/admin/email/import-manual';
 export const IMPORT_PREVIEW_PATH = '/api/admin/email/import-preview';
 export const MANUAL_IMPORT_PREVIEW_PATH = '/api/admin/email/import-manual/preview';
 export const CONTACT_ATTRIBUTES_PATH = '/api/admin/email/contact-attributes';
+export const SEGMENTS_PATH = '/api/admin/email/segments';
+export const SEGMENT_COUNT_PATH = `${SEGMENTS_PATH}/count`;
 
 /** Contacts stay fresh this long (spec §9: 1 to 5 minutes); writes refresh them at once. */
 const CONTACTS_FRESH_MS = 60_000;
@@ -42,6 +50,7 @@ export const IMPORT_POLL_MS = 500;
 
 export const bookPath = (id: number) => `${BOOKS_PATH}/${id}`;
 export const exportPath = (id: number) => `${BOOKS_PATH}/${id}/export`;
+export const segmentPath = (id: number) => `${SEGMENTS_PATH}/${id}`;
 
 export function useAddressBooks(search = '') {
   const q = search.trim();
@@ -82,13 +91,17 @@ export function useContacts(query: ContactQuery, enabled = true) {
 const startsWith = (prefix: string) => (q: { queryKey: readonly unknown[] }) =>
   String(q.queryKey[0]).startsWith(prefix);
 
-/** After any change to contacts: every contacts page and every book's counts are read again. */
+/**
+ * After any change to contacts: every contacts page, every book's counts and every segment's
+ * count are read again.
+ */
 export async function refreshAudience(queryClient: QueryClient): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ predicate: startsWith(CONTACTS_PATH) }),
     queryClient.invalidateQueries({ predicate: startsWith(BOOKS_PATH) }),
     queryClient.invalidateQueries({ predicate: startsWith(IMPORTS_PATH) }),
     queryClient.invalidateQueries({ queryKey: [CONTACT_ATTRIBUTES_PATH] }),
+    refreshSegments(queryClient),
   ]);
 }
 
@@ -102,6 +115,54 @@ export function useAttributeKeys(enabled: boolean) {
     ...adminQueryRetry,
   });
 }
+
+// ── segments (docs/adr/0070-segments.md) ──────────────────────────────────
+
+/** The saved segments, by name. */
+export function useSegments() {
+  return useQuery<SegmentList, Error, Segment[]>({
+    queryKey: [SEGMENTS_PATH],
+    select: (r) => r.segments,
+    staleTime: CONTACTS_FRESH_MS,
+    ...adminQueryRetry,
+  });
+}
+
+/** A saved segment's count now (its recipients and matching contacts). */
+export function useSegmentCount(id: number) {
+  return useQuery<SegmentCount>({
+    queryKey: [`${segmentPath(id)}/count`],
+    staleTime: CONTACTS_FRESH_MS,
+    ...adminQueryRetry,
+  });
+}
+
+/**
+ * The count of a rule not saved yet (the editor's live count). The last count stays shown while
+ * the next is asked for; a rule the server refuses fails the read with its 400 message.
+ */
+export function useRuleCount(rule: SegmentRule | null) {
+  return useQuery<SegmentCount>({
+    queryKey: [SEGMENT_COUNT_PATH, rule],
+    queryFn: () => adminRequest<SegmentCount>('POST', SEGMENT_COUNT_PATH, { rule }),
+    enabled: rule !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    gcTime: 0,
+    ...adminQueryRetry,
+  });
+}
+
+/** After a segment changes (or the contacts do): the list and every count are read again. */
+export function refreshSegments(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: startsWith(SEGMENTS_PATH) });
+}
+
+export const createSegment = (input: SegmentInput) =>
+  adminRequest<SegmentResponse>('POST', SEGMENTS_PATH, input);
+export const updateSegment = (id: number, input: SegmentInput) =>
+  adminRequest<SegmentResponse>('PUT', segmentPath(id), input);
+export const deleteSegment = (id: number) => adminRequest<DeletedResponse>('DELETE', segmentPath(id));
 
 export const createBook = (input: AddressBookInput) => adminRequest<AddressBook>('POST', BOOKS_PATH, input);
 export const updateBook = (id: number, input: AddressBookInput) =>

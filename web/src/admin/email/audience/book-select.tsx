@@ -1,7 +1,10 @@
 import type { AddressBook } from '@parley/contracts';
 import { selectClass } from '../../components/ui.tsx';
 
-/** The address-book filter of the contact lists: 'All address books' or one of them. */
+/**
+ * The address-book filter of the contact lists: 'All address books' or one of them. A segment's
+ * book condition uses it too, with its own label and empty choice.
+ */
 export function BookSelect({
   id,
   books,
@@ -9,6 +12,8 @@ export function BookSelect({
   onChange,
   labelClassName,
   width,
+  label = 'Address book',
+  emptyLabel = 'All address books',
 }: {
   id: string;
   books: readonly AddressBook[];
@@ -17,11 +22,14 @@ export function BookSelect({
   labelClassName: string;
   /** A Tailwind width class for the select. */
   width: string;
+  label?: string;
+  /** The choice of no book. */
+  emptyLabel?: string;
 }) {
   return (
     <div>
       <label htmlFor={id} className={labelClassName}>
-        Address book
+        {label}
       </label>
       <select
         id={id}
@@ -29,7 +37,7 @@ export function BookSelect({
         value={value ?? ''}
         onChange={(e) => onChange(Number(e.target.value) || null)}
       >
-        <option value="">All address books</option>
+        <option value="">{emptyLabel}</option>
         {books.map((b) => (
           <option key={b.id} value={b.id}>
             {b.name}

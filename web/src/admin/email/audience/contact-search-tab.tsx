@@ -2,9 +2,10 @@ import { CONTACT_PICKER_PAGE_SIZE, type Contact } from '@parley/contracts';
 import { plural } from '@parley/contracts/plural';
 import clsx from 'clsx';
 import { Info, ListPlus, Search, X } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { returnFocusTo } from '../../../components/dialog-focus.ts';
 import { toast } from '../../../components/toast/index.ts';
+import { useDebounced } from '../../../lib/use-debounced.ts';
 import {
   Badge,
   cardClass,
@@ -36,15 +37,6 @@ import {
 
 /** Typing settles this long before a search is sent. */
 const SEARCH_DEBOUNCE_MS = 250;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /**
  * Contact search and the picker (email marketing §2, §9): a contains-search over name, email

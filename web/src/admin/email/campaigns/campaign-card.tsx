@@ -18,7 +18,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatShortDateTime } from '../../../lib/time.ts';
 import { Badge, cardClass, primaryButton, secondaryButton } from '../../components/ui.tsx';
-import { formatCount, useAddressBooks } from '../audience/api.ts';
+import { formatCount, useAddressBooks, useSegments } from '../audience/api.ts';
 import { CAMPAIGN_STATUS_BADGE, CAMPAIGN_STATUS_LABELS, formatRate } from './api.ts';
 import { CampaignProgressPanel } from './campaign-progress.tsx';
 import { TestSendsLine } from './test-sends.tsx';
@@ -148,14 +148,19 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
   );
 }
 
-/** Whom an unsent campaign targets: its address books by name, and its chosen contacts. */
+/** Whom an unsent campaign targets: its address books and segments by name, and its chosen contacts. */
 function Targets({ campaign: c }: { campaign: Campaign }) {
   const books = useAddressBooks();
+  const segments = useSegments();
   const names = c.targetAddressBookIds.map(
     (id) => books.data?.find((b) => b.id === id)?.name ?? `address book #${id}`,
   );
+  const segmentNames = c.targetSegmentIds.map((id) => {
+    const name = segments.data?.find((s) => s.id === id)?.name;
+    return name ? `segment “${name}”` : segments.data ? 'a deleted segment' : `segment #${id}`;
+  });
   const contacts = c.targetContactIds.length;
-  const parts = [...names, ...(contacts ? [plural(contacts, 'chosen contact')] : [])];
+  const parts = [...names, ...segmentNames, ...(contacts ? [plural(contacts, 'chosen contact')] : [])];
   return (
     <p
       className={clsx('mt-0.5 text-xs break-words', parts.length ? 'text-slate-300' : 'text-amber-200')}

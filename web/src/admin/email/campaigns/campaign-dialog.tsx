@@ -223,10 +223,9 @@ export function CampaignDialog({
           />
         </div>
         <TargetPicker
-          bookIds={form.addressBookIds}
-          contactIds={form.contactIds}
-          onChange={({ bookIds, contactIds }) =>
-            setForm((f) => ({ ...f, addressBookIds: bookIds, contactIds }))
+          targets={{ bookIds: form.addressBookIds, contactIds: form.contactIds, segmentIds: form.segmentIds }}
+          onChange={({ bookIds, contactIds, segmentIds }) =>
+            setForm((f) => ({ ...f, addressBookIds: bookIds, contactIds, segmentIds }))
           }
         />
         <DialogActions className="pt-1">

@@ -14,6 +14,7 @@ export interface CampaignForm {
   scheduledAt: string;
   addressBookIds: number[];
   contactIds: number[];
+  segmentIds: number[];
 }
 
 export type FormErrors = Partial<Record<'name' | 'subject' | 'fromName' | 'fromEmail', string>>;
@@ -52,6 +53,7 @@ export function formOf(c: Campaign | null, defaults: { fromName: string; fromEma
     scheduledAt: toLocalInput(c?.scheduledAt ?? null),
     addressBookIds: c?.targetAddressBookIds ?? [],
     contactIds: c?.targetContactIds ?? [],
+    segmentIds: c?.targetSegmentIds ?? [],
   };
 }
 
@@ -66,5 +68,6 @@ export function inputOf(f: CampaignForm): CampaignInput {
     scheduledAt: f.scheduledAt ? new Date(f.scheduledAt).toISOString() : null,
     targetAddressBooks: f.addressBookIds,
     targetContacts: f.contactIds,
+    targetSegments: f.segmentIds,
   };
 }

@@ -139,7 +139,11 @@ export function CampaignsTab() {
             fromName: r.fromName,
             fromEmail: r.fromEmail,
             ...(source
-              ? { addressBookIds: source.targetAddressBookIds, contactIds: source.targetContactIds }
+              ? {
+                  addressBookIds: source.targetAddressBookIds,
+                  contactIds: source.targetContactIds,
+                  segmentIds: source.targetSegmentIds,
+                }
               : {}),
           },
     );

@@ -1,4 +1,5 @@
-import { CAMPAIGN_MESSAGES, type Campaign } from '@parley/contracts';
+import { CAMPAIGN_MESSAGES, type Campaign, type MergeCheckResponse } from '@parley/contracts';
+import { plural } from '@parley/contracts/plural';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { AlertTriangle, FlaskConical, Rocket } from 'lucide-react';
@@ -14,20 +15,22 @@ import {
   FormAlert,
   primaryButton,
 } from '../../components/ui.tsx';
+import { messageOr } from '../../lib/api.ts';
 import { useSettings } from '../../settings/api.ts';
 import { parseSavedAddresses } from '../../settings/testing-rules.ts';
 import { formatCount } from '../audience/api.ts';
 import { AudienceDialog } from '../audience/audience-dialog.tsx';
 import { refreshCampaigns, resendCampaign, sendCampaign, sendErrorToast, useMergeCheck } from './api.ts';
 import { MergeCheckPanel, needsAcknowledgement } from './merge-check-panel.tsx';
-import { TargetPicker } from './target-picker.tsx';
+import { TargetPicker, type Targets } from './target-picker.tsx';
 
 type Mode = 'test' | 'live';
 
 /**
  * The send confirmation (email marketing §4, §8) and the resend dialog: the recipients (the
- * chosen address books' active contacts and the chosen contacts), test or live mode for a
- * send; a live send cannot be undone. The pre-send check of merge fields warns of recipients
+ * chosen address books' active contacts, the chosen contacts and, for a send, the active
+ * contacts of the chosen segments) and how many they are, test or live mode for a send; a live
+ * send cannot be undone. The pre-send check of merge fields warns of recipients
  * who will see a blank; it must be acknowledged before sending. A test-mode send leaves the
  * campaign a draft, and the button says so. Failures get the spec's notices.
  */
@@ -49,8 +52,8 @@ export function SendDialog({
   const queryClient = useQueryClient();
   const settings = useSettings();
   const [mode, setMode] = useState<Mode>('test');
-  const [bookIds, setBookIds] = useState<number[]>([]);
-  const [contactIds, setContactIds] = useState<number[]>([]);
+  const [targets, setTargets] = useState<Targets>({ bookIds: [], contactIds: [], segmentIds: [] });
+  const { bookIds, contactIds, segmentIds } = targets;
   /** The last Send found no recipients: said beside the picker (and in a toast). */
   const [noRecipients, setNoRecipients] = useState<string | null>(null);
   const feedback = useFormFeedback<HTMLDivElement>();
@@ -62,15 +65,20 @@ export function SendDialog({
     if (!open) return;
     setMode('test');
     setNoRecipients(null);
-    setBookIds(resend ? [] : (campaign?.targetAddressBookIds ?? []));
-    setContactIds(resend ? [] : (campaign?.targetContactIds ?? []));
+    setTargets({
+      bookIds: resend ? [] : (campaign?.targetAddressBookIds ?? []),
+      contactIds: resend ? [] : (campaign?.targetContactIds ?? []),
+      segmentIds: resend ? [] : (campaign?.targetSegmentIds ?? []),
+    });
   }, [open, campaign, resend]);
 
   const live = resend || (mode === 'live' && !testEnv);
-  const checking = open && (bookIds.length > 0 || contactIds.length > 0);
+  const chosen = bookIds.length > 0 || contactIds.length > 0 || segmentIds.length > 0;
+  const checking = open && chosen;
+  // Every list sent, the empty ones too: an absent one would mean the campaign's saved targets.
   const check = useMergeCheck(
     campaign?.id ?? null,
-    { addressBookIds: bookIds, contactIds, testMode: !live },
+    { addressBookIds: bookIds, contactIds, segmentIds, testMode: !live },
     checking,
   );
   const [acknowledged, setAcknowledged] = useState(false);
@@ -81,7 +89,7 @@ export function SendDialog({
   useEffect(() => {
     setAcknowledged(false);
     setAckError(null);
-  }, [open, bookIds, contactIds, live]);
+  }, [open, targets, live]);
 
   const send = useMutation({
     mutationFn: (c: Campaign) =>
@@ -90,6 +98,7 @@ export function SendDialog({
         : sendCampaign(c.id, {
             addressBookIds: bookIds,
             contactIds,
+            segmentIds,
             confirmSend: true,
             testMode: mode === 'test',
           }),
@@ -118,7 +127,7 @@ export function SendDialog({
 
   const submit = async () => {
     if (!campaign) return;
-    const none = bookIds.length === 0 && contactIds.length === 0;
+    const none = !chosen;
     const problem =
       resend && none
         ? CAMPAIGN_MESSAGES.noContactsResend
@@ -189,14 +198,21 @@ export function SendDialog({
           </p>
         ) : null}
         <TargetPicker
-          bookIds={bookIds}
-          contactIds={contactIds}
+          targets={targets}
+          segments={!resend}
           onChange={(next) => {
-            setBookIds(next.bookIds);
-            setContactIds(next.contactIds);
+            setTargets(next);
             setNoRecipients(null);
           }}
         />
+        {checking ? (
+          <AudienceSize
+            check={check.data}
+            counting={check.isFetching}
+            failure={check.isError ? messageOr(check.error, 'The recipients could not be counted.') : null}
+            live={live}
+          />
+        ) : null}
         <FormAlert message={noRecipients} />
         <MergeCheckPanel
           check={check.data}
@@ -233,6 +249,40 @@ export function SendDialog({
         </DialogActions>
       </div>
     </AudienceDialog>
+  );
+}
+
+/**
+ * How many the chosen audience reaches now (the pre-send check counts it as a send resolves it:
+ * active contacts, once per address, less the suppression list).
+ */
+function AudienceSize({
+  check,
+  counting,
+  failure,
+  live,
+}: {
+  check: MergeCheckResponse | undefined;
+  counting: boolean;
+  /** The check's refusal (a chosen segment deleted meanwhile), said instead of a count. */
+  failure: string | null;
+  live: boolean;
+}) {
+  return (
+    <p
+      role="status"
+      aria-busy={counting}
+      className={clsx('text-sm', failure ? 'text-amber-200' : 'text-slate-200')}
+      data-testid="send-recipients"
+    >
+      {failure
+        ? failure
+        : check
+          ? live
+            ? `Sends to ${plural(check.recipients, 'recipient')}.`
+            : `This audience: ${plural(check.recipients, 'recipient')} (a test-mode send goes to the test addresses only).`
+          : 'Counting the recipients…'}
+    </p>
   );
 }
 
