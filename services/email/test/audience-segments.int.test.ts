@@ -214,6 +214,68 @@ describe('segment counts', () => {
   });
 });
 
+describe('the facts segments read', () => {
+  it('follow every write of the contacts: import, edit, status, delete', async () => {
+    const same = async () =>
+      (
+        await t.db.query(
+          `SELECT count(*)::int AS n FROM email_contacts c JOIN email_contact_facts f ON f.contact_id = c.id
+           WHERE f.status = c.status::text AND f.email_key = c.email_key AND f.tags = c.tags
+             AND f.company = lower(btrim(coalesce(c.company, ''))) AND f.created_at = c.created_at
+             AND f.attributes IS NOT DISTINCT FROM nullif(c.custom_fields, '{}'::jsonb)`,
+        )
+      ).rows[0].n;
+    const contacts = async () =>
+      (await t.db.query('SELECT count(*)::int AS n FROM email_contacts')).rows[0].n;
+    const facts = async () =>
+      (await t.db.query('SELECT count(*)::int AS n FROM email_contact_facts')).rows[0].n;
+    expect(await same()).toBe(await contacts());
+    await t.upload(
+      '/api/admin/contacts/import-csv',
+      {
+        name: 'x.csv',
+        content: csv([
+          ['email', 'company'],
+          ['gus@seg.example.com', 'Gus Co'],
+        ]),
+      },
+      { addressBookId: String(bookB) },
+    );
+    const id = await idOf('gus@seg.example.com', bookB);
+    expect(id).toBeGreaterThan(0);
+    const edit = await t.call('PATCH', `/api/admin/email/contacts/${id}`, {
+      company: ' New Co ',
+      tags: ['x'],
+    });
+    expect(edit.status).toBe(200);
+    expect(
+      (await t.db.query('SELECT company, tags FROM email_contact_facts WHERE contact_id = $1', [id])).rows[0],
+    ).toEqual({
+      company: 'new co',
+      tags: ['x'],
+    });
+    // Addresses in two books are listed as shared while they are, and only then.
+    const shared = async () =>
+      (await t.db.query('SELECT address FROM email_shared_addresses ORDER BY 1')).rows.map((r) => r.address);
+    expect(await shared()).toEqual(['ann@seg.example.com']);
+    await t.upload(
+      '/api/admin/contacts/import-csv',
+      { name: 'x.csv', content: csv([['email'], ['gus@seg.example.com']]) },
+      { addressBookId: String(bookA) },
+    );
+    expect(await shared()).toEqual(['ann@seg.example.com', 'gus@seg.example.com']);
+    const before = await facts();
+    expect((await t.call('DELETE', `/api/admin/email/contacts/${id}`)).status).toBe(200);
+    expect(await facts()).toBe(before - 1);
+    expect(await shared()).toEqual(['ann@seg.example.com']);
+    expect(
+      (await t.call('DELETE', `/api/admin/email/contacts/${await idOf('gus@seg.example.com', bookA)}`))
+        .status,
+    ).toBe(200);
+    expect(await same()).toBe(await contacts());
+  });
+});
+
 describe('saved segments', () => {
   it('saves, lists, renames and deletes; refuses bad rules and taken names with nothing saved', async () => {
     const vip = rule('all', { field: 'tag', op: 'has', value: ' VIP ' });

@@ -3,10 +3,10 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { isGroup } from './domain/segment-rule.ts';
 
 /**
- * A segment's rule as a condition on `email_contacts AS c` (docs/adr/0070-segments.md). Every
- * value is a parameter; only the shape of the rule (which conditions, joined how) becomes text.
- * Text compares as the stored contacts are searched: trimmed, case-insensitive, a missing
- * value as ''. Engagement reads email_address_engagement by the contact's address.
+ * A segment's rule as a condition on `email_contact_facts AS f` (docs/adr/0070-segments.md):
+ * each contact's segmentable facts, text stored trimmed and lower-cased ('' for none), with its
+ * address's engagement rank. Every value is a parameter; only the shape of the rule (which
+ * conditions, joined how) becomes text.
  */
 type Cond = RawBuilder<SqlBool>;
 
@@ -19,8 +19,7 @@ const TEXT_COLUMN: Record<SegmentTextField, string> = {
   source: 'source',
 };
 
-const lowered = (field: SegmentTextField) =>
-  sql<string>`lower(btrim(coalesce(${sql.ref(`c.${TEXT_COLUMN[field]}`)}, '')))`;
+const column = (field: SegmentTextField) => sql.ref<string>(`f.${TEXT_COLUMN[field]}`);
 
 /** The Nth newest campaign's rank (null when no campaign went out live). */
 const nthNewestRank = (n: number) => sql<number>`(SELECT min(r.rank) FROM (
@@ -28,43 +27,41 @@ const nthNewestRank = (n: number) => sql<number>`(SELECT min(r.rank) FROM (
   WHERE s."live" AND s."started_at" IS NOT NULL
   GROUP BY s."campaign_id" ORDER BY 1 DESC LIMIT ${n}) r)`;
 
-const engaged = (since: ReturnType<typeof nthNewestRank> | null) =>
-  sql<SqlBool>`EXISTS (SELECT 1 FROM "email_address_engagement" e
-    WHERE e."address" = c."email_key"${since ? sql` AND e."engaged_rank" >= ${since}` : sql``})`;
+/** Opened or clicked any of the last n campaigns (false when none went out). */
+const engagedInLast = (n: number) => sql<SqlBool>`coalesce(f."engaged_rank" >= ${nthNewestRank(n)}, false)`;
 
 function condition(c: SegmentCondition): Cond {
   switch (c.field) {
     case 'book': {
-      const inBooks = sql<SqlBool>`c."address_book_id" = ANY(${c.values}::int[])`;
+      const inBooks = sql<SqlBool>`f."address_book_id" = ANY(${c.values}::int[])`;
       return c.op === 'in' ? inBooks : sql<SqlBool>`NOT (${inBooks})`;
     }
     case 'status':
-      return c.op === 'is'
-        ? sql<SqlBool>`c."status"::text = ${c.value}`
-        : sql<SqlBool>`c."status"::text <> ${c.value}`;
+      return c.op === 'is' ? sql<SqlBool>`f."status" = ${c.value}` : sql<SqlBool>`f."status" <> ${c.value}`;
     case 'tag': {
-      const has = sql<SqlBool>`c."tags" @> ARRAY[${c.value}]::text[]`;
+      const has = sql<SqlBool>`f."tags" @> ARRAY[${c.value}]::text[]`;
       return c.op === 'has' ? has : sql<SqlBool>`NOT (${has})`;
     }
     case 'attribute': {
-      const v = sql`c."custom_fields" -> ${c.key}`;
+      const v = sql`f."attributes" -> ${c.key}`;
       switch (c.op) {
         case 'exists':
-          return sql<SqlBool>`jsonb_exists(c."custom_fields", ${c.key})`;
+          return sql<SqlBool>`coalesce(jsonb_exists(f."attributes", ${c.key}), false)`;
         case 'notExists':
-          return sql<SqlBool>`NOT jsonb_exists(c."custom_fields", ${c.key})`;
+          return sql<SqlBool>`NOT coalesce(jsonb_exists(f."attributes", ${c.key}), false)`;
         case 'gt':
         case 'lt':
           return sql<SqlBool>`(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::numeric END) ${sql.raw(
             c.op === 'gt' ? '>' : '<',
           )} ${Number(c.value)}::numeric`;
         case 'contains':
-          return sql<SqlBool>`strpos(lower(c."custom_fields" ->> ${c.key}), ${String(c.value).toLowerCase()}) > 0`;
+          return sql<SqlBool>`strpos(lower(f."attributes" ->> ${c.key}), ${String(c.value).toLowerCase()}) > 0`;
         default: {
           // is / isNot, as the value's type: text regardless of case, numbers and yes/no as JSON.
           const is =
             typeof c.value === 'string'
-              ? sql<SqlBool>`(jsonb_typeof(${v}) = 'string' AND lower(c."custom_fields" ->> ${c.key}) = ${c.value.toLowerCase()})`
+              ? // The text first: most rows fail it, and the type is read only for those that pass.
+                sql<SqlBool>`(lower(f."attributes" ->> ${c.key}) = ${c.value.toLowerCase()} AND jsonb_typeof(${v}) = 'string')`
               : sql<SqlBool>`(${v} = ${JSON.stringify(c.value)}::jsonb)`;
           return c.op === 'is' ? is : sql<SqlBool>`NOT coalesce(${is}, false)`;
         }
@@ -73,27 +70,27 @@ function condition(c: SegmentCondition): Cond {
     case 'created':
       switch (c.op) {
         case 'before':
-          return sql<SqlBool>`c."created_at" < ${`${c.value}T00:00:00Z`}::timestamptz`;
+          return sql<SqlBool>`f."created_at" < ${`${c.value}T00:00:00Z`}::timestamptz`;
         case 'after':
-          return sql<SqlBool>`c."created_at" >= ${`${c.value}T00:00:00Z`}::timestamptz + interval '1 day'`;
+          return sql<SqlBool>`f."created_at" >= ${`${c.value}T00:00:00Z`}::timestamptz + interval '1 day'`;
         case 'inLastDays':
-          return sql<SqlBool>`c."created_at" >= now() - make_interval(days => ${Number(c.value)}::int)`;
+          return sql<SqlBool>`f."created_at" >= now() - make_interval(days => ${Number(c.value)}::int)`;
         default:
-          return sql<SqlBool>`c."created_at" < now() - make_interval(days => ${Number(c.value)}::int)`;
+          return sql<SqlBool>`f."created_at" < now() - make_interval(days => ${Number(c.value)}::int)`;
       }
     case 'engagement':
       switch (c.op) {
         case 'everOpened':
-          return engaged(null);
+          return sql<SqlBool>`f."engaged_rank" IS NOT NULL`;
         case 'neverOpened':
-          return sql<SqlBool>`NOT ${engaged(null)}`;
+          return sql<SqlBool>`f."engaged_rank" IS NULL`;
         case 'engagedInLast':
-          return engaged(nthNewestRank(c.campaigns ?? 1));
+          return engagedInLast(c.campaigns ?? 1);
         default:
-          return sql<SqlBool>`NOT ${engaged(nthNewestRank(c.campaigns ?? 1))}`;
+          return sql<SqlBool>`NOT ${engagedInLast(c.campaigns ?? 1)}`;
       }
     default: {
-      const col = lowered(c.field);
+      const col = column(c.field);
       const value = (c.value ?? '').toLowerCase();
       switch (c.op) {
         case 'is':
@@ -116,7 +113,7 @@ function condition(c: SegmentCondition): Cond {
 const joined = (match: 'all' | 'any', parts: Cond[]): Cond =>
   sql<SqlBool>`(${sql.join(parts, sql.raw(match === 'all' ? ' AND ' : ' OR '))})`;
 
-/** The rule (checked by checkRule) as a condition on `c`. */
+/** The rule (checked by checkRule) as a condition on `f`. */
 export function segmentCondition(rule: SegmentRule): Cond {
   return joined(
     rule.match,

@@ -5,7 +5,7 @@ import {
   type SegmentRule,
   type SendSegment,
 } from '@parley/contracts';
-import { badRequest, inTransaction } from '@parley/kit';
+import { badRequest } from '@parley/kit';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { db, execute, firstRow, type Queryable, rows } from '../../shared/sql.ts';
@@ -89,46 +89,37 @@ export class SegmentsRepository {
   /**
    * Who the rule matches now: matching contacts of any status, and the recipients a send to it
    * would have (active, one per address, less the suppression list), as a send resolves them
-   * (campaigns/audience.repository.ts). Two statements on two connections, at once.
+   * (campaigns/audience.repository.ts). One parallel scan of the contacts' facts, grouped by
+   * shared address: the contacts whose address no other book holds fall in one group (each
+   * live one is a recipient), each address held in two books or more (email_shared_addresses,
+   * few) in a group of its own (a recipient when one of its contacts is live). The two lists
+   * are hash-joined, not probed per row.
    */
   async count(rule: SegmentRule): Promise<SegmentCount> {
-    const where = segmentCondition(rule);
-    const contacts = firstRow(
+    const live = sql<boolean>`f.status = 'active' AND s.address IS NULL`;
+    const r = await firstRow(
       this.pool,
       db
-        .selectFrom('email_contacts as c')
-        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
-        .where(where),
+        .selectFrom((qc) =>
+          qc
+            .selectFrom('email_contact_facts as f')
+            .leftJoin('email_shared_addresses as sh', 'sh.address', 'f.email_key')
+            .leftJoin('email_suppressions as s', 's.address', 'f.email_key')
+            .where(segmentCondition(rule))
+            .groupBy('sh.address')
+            .select([
+              'sh.address as shared',
+              sql<number>`count(*)`.as('n'),
+              sql<number>`count(*) FILTER (WHERE ${live})`.as('live'),
+            ])
+            .as('g'),
+        )
+        .select([
+          sql<number>`coalesce(sum(g.n), 0)::integer`.as('contacts'),
+          sql<number>`(coalesce(sum(g.live) FILTER (WHERE g.shared IS NULL), 0)
+            + count(*) FILTER (WHERE g.shared IS NOT NULL AND g.live > 0))::integer`.as('recipients'),
+        ]),
     );
-    const recipients = inTransaction(this.pool, async (client) => {
-      // The distinct addresses of a million contacts hash in memory.
-      await client.query(`SET LOCAL work_mem = '64MB'`);
-      return firstRow(
-        client,
-        db
-          .selectFrom((qc) =>
-            qc
-              .selectFrom('email_contacts as c')
-              .select('c.email_key')
-              .distinct()
-              .where('c.status', '=', sql.lit('active'))
-              .where(where)
-              .where((eb) =>
-                eb.not(
-                  eb.exists(
-                    eb
-                      .selectFrom('email_suppressions as s')
-                      .select('s.address')
-                      .whereRef('s.address', '=', 'c.email_key'),
-                  ),
-                ),
-              )
-              .as('a'),
-          )
-          .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')),
-      );
-    });
-    const [a, b] = await Promise.all([contacts, recipients]);
-    return { contacts: a?.n ?? 0, recipients: b?.n ?? 0 };
+    return { contacts: r?.contacts ?? 0, recipients: r?.recipients ?? 0 };
   }
 }

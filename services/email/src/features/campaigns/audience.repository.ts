@@ -67,7 +67,20 @@ function liveRecipients(a: Audience) {
         .where((eb) => eb(companyKey(eb.ref('c.company')), '=', eb.fn.any(eb.val(companies))))
         .where((eb) => eb(trimmedCompany(eb.ref('c.company')), '<>', sql.lit(''))),
     )
-    .unionAll(activeContacts().where(anySegment((a.segments ?? []).map((x) => x.rule))));
+    .unionAll(
+      activeContacts().where((eb) =>
+        a.segments?.length
+          ? eb(
+              'c.id',
+              'in',
+              eb
+                .selectFrom('email_contact_facts as f')
+                .select('f.contact_id')
+                .where(anySegment(a.segments.map((x) => x.rule))),
+            )
+          : sql<boolean>`false`,
+      ),
+    );
   return db
     .selectFrom(union.as('u'))
     .distinctOn('u.email_key')
