@@ -306,6 +306,11 @@ describe('saved segments', () => {
         'Enter a real date (YYYY-MM-DD)',
       ],
       [
+        { name: 'x', rule: rule('all', { field: 'created', op: 'after', value: '0000-01-01' }) },
+        400,
+        'Enter a real date (YYYY-MM-DD)',
+      ],
+      [
         { name: 'x', rule: rule('all', { field: 'engagement', op: 'engagedInLast' }) },
         400,
         'Say how many of the last campaigns count',

@@ -46,7 +46,14 @@ function cleanCondition(c: SegmentCondition): SegmentCondition | string {
       if (dated !== (typeof c.value === 'string')) return SEGMENT_MESSAGES.valueNeeded;
       if (typeof c.value === 'string') {
         const d = new Date(`${c.value}T00:00:00Z`);
-        if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== c.value)
+        // PostgreSQL has no year 0; a contact's dates are within these anyway.
+        const year = d.getUTCFullYear();
+        if (
+          Number.isNaN(d.getTime()) ||
+          d.toISOString().slice(0, 10) !== c.value ||
+          year < 1900 ||
+          year > 9999
+        )
           return SEGMENT_MESSAGES.badDate;
       }
       return c;
