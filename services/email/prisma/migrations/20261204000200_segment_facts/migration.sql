@@ -69,10 +69,15 @@ $$;
 CREATE FUNCTION "email_contact_facts_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE "email_contact_facts_sql"('SELECT * FROM new_rows', false);
-  -- An address already in another book: one probe of the contacts' index per new contact.
+  -- An address already in another book: a probe of the contacts' (email_key, address_book_id)
+  -- index per new contact, as two ranges (books below, books above) so the index alone rules
+  -- out the contact's own row: "<>" is not an index condition, and filtering on it read the
+  -- table for every new contact (an import's million random reads).
   PERFORM "email_shared_addresses_add"(array_agg(n."email_key")) FROM new_rows n
   WHERE EXISTS (SELECT 1 FROM "email_contacts" c
-                WHERE c."email_key" = n."email_key" AND c."address_book_id" <> n."address_book_id");
+                WHERE c."email_key" = n."email_key" AND c."address_book_id" < n."address_book_id")
+     OR EXISTS (SELECT 1 FROM "email_contacts" c
+                WHERE c."email_key" = n."email_key" AND c."address_book_id" > n."address_book_id");
   RETURN NULL;
 END $$;
 
